@@ -1,0 +1,39 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "Jukebox",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "jukebox", targets: ["Jukebox"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        // One systemLibrary target per C library: a module map over a one-line
+        // umbrella header, flags from pkg-config, and the Debian -dev package to install.
+        .systemLibrary(name: "CAlsa", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
+        .systemLibrary(name: "CGpiod", pkgConfig: "libgpiod", providers: [.apt(["libgpiod-dev"])]),
+        .systemLibrary(name: "CFlac", pkgConfig: "flac", providers: [.apt(["libflac-dev"])]),
+        .systemLibrary(name: "CMpg123", pkgConfig: "libmpg123", providers: [.apt(["libmpg123-dev"])]),
+
+        // Everything the daemon does lives here, so the executable and the tests share it.
+        .target(
+            name: "JukeboxCore",
+            dependencies: ["CAlsa", "CGpiod", "CFlac", "CMpg123"]
+        ),
+        .executableTarget(
+            name: "Jukebox",
+            dependencies: [
+                "JukeboxCore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(
+            name: "JukeboxCoreTests",
+            dependencies: ["JukeboxCore", "Jukebox"]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,67 @@
+/// The one interface every decoder implements: interleaved integer PCM in the source's
+/// own sample format, an exact length, and seeking to a frame.
+///
+/// A decoder is used from one thread at a time (the audio thread owns it while playing).
+/// `read` fills a caller-owned buffer, so steady-state decoding allocates nothing.
+public protocol AudioDecoder: AnyObject {
+    var path: String { get }
+    var container: ContainerFormat { get }
+    var info: StreamInfo { get }
+    var metadata: TrackMetadata { get }
+    /// The frame the next `read` starts at.
+    var position: Int64 { get }
+    /// Problems the decoder stepped over (a damaged frame replaced by silence, an early end).
+    var warnings: DecodeWarnings { get }
+
+    /// Fills `buffer` with whole frames and returns how many; 0 means the stream ended.
+    func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int
+    /// Moves so that the next `read` starts exactly at `frame` (clamped to the length).
+    func seek(toFrame frame: Int64) throws
+}
+
+/// Recoverable problems, kept in order and bounded so a file full of damage cannot grow
+/// memory without limit.
+public struct DecodeWarnings: Sendable {
+    public private(set) var messages: [String] = []
+    public private(set) var dropped = 0
+    static let limit = 32
+
+    mutating func add(_ message: String) {
+        if messages.count < Self.limit { messages.append(message) } else { dropped += 1 }
+    }
+
+    public var isEmpty: Bool { messages.isEmpty }
+}
+
+/// Opens the right decoder for a file by looking at its content, never its name.
+public enum AudioFile {
+    public static func open(_ path: String) throws -> any AudioDecoder {
+        let reader = try FileReader(path: path)
+        switch try FormatSniffer.sniff(reader) {
+        case .flac: return try FLACDecoder(path: path)
+        case .mp3: return try MP3Decoder(path: path)
+        case .wav: return try WAVDecoder(reader: reader)
+        }
+    }
+}
+
+extension AudioDecoder {
+    /// Decodes the whole stream (or up to `maxFrames`) into memory. For tests and tools;
+    /// the player streams instead.
+    public func readAll(maxFrames: Int64 = .max) throws -> [UInt8] {
+        var out: [UInt8] = []
+        let chunkFrames = 4096
+        var chunk = [UInt8](repeating: 0, count: chunkFrames * info.bytesPerFrame)
+        var remaining = maxFrames
+        while remaining > 0 {
+            let want = Int(min(Int64(chunkFrames), remaining)) * info.bytesPerFrame
+            let frames = try chunk.withUnsafeMutableBytes {
+                try read(into: UnsafeMutableRawBufferPointer(rebasing: $0[0..<want]))
+            }
+            if frames == 0 { break }
+            out.append(contentsOf: chunk[0..<(frames * info.bytesPerFrame)])
+            remaining -= Int64(frames)
+        }
+        return out
+    }
+}

@@ -1,0 +1,209 @@
+import CFlac
+
+/// FLAC through libFLAC's stream decoder. libFLAC calls back with one block of planar
+/// 32-bit samples at a time; we interleave it into `pending` in the output format and
+/// hand it out in whatever sizes the caller asks for.
+///
+/// Seeking uses `FLAC__stream_decoder_seek_absolute`, which works with or without a seek
+/// table (it bisects the file otherwise) and delivers from exactly the target sample.
+final class FLACDecoder: AudioDecoder {
+    let path: String
+    let container = ContainerFormat.flac
+    private(set) var info = StreamInfo(sampleRate: 0, channels: 0, sampleFormat: .s16, totalFrames: 0)
+    private(set) var metadata = TrackMetadata()
+    private(set) var position: Int64 = 0
+    private(set) var warnings = DecodeWarnings()
+
+    private let decoder: UnsafeMutablePointer<FLAC__StreamDecoder>
+    private var sourceBits = 0
+    private var shift: Int32 = 0
+    private var pending: UnsafeMutableRawPointer?
+    private var pendingCapacity = 0
+    private var pendingStart = 0
+    private var pendingEnd = 0
+    private var ended = false
+    /// A block whose shape does not match STREAMINFO; reported instead of decoded.
+    private var fatal: MediaError?
+
+    init(path: String) throws {
+        self.path = path
+        guard let decoder = FLAC__stream_decoder_new() else {
+            throw MediaError.unreadable(path, "libFLAC could not allocate a decoder")
+        }
+        self.decoder = decoder
+        FLAC__stream_decoder_set_md5_checking(decoder, 0)
+        FLAC__stream_decoder_set_metadata_respond(decoder, FLAC__METADATA_TYPE_VORBIS_COMMENT)
+        FLAC__stream_decoder_set_metadata_respond(decoder, FLAC__METADATA_TYPE_PICTURE)
+
+        let status = FLAC__stream_decoder_init_file(
+            decoder, path, flacWriteCallback, flacMetadataCallback, flacErrorCallback,
+            Unmanaged.passUnretained(self).toOpaque())
+        guard status == FLAC__STREAM_DECODER_INIT_STATUS_OK else {
+            throw MediaError.unreadable(path, FLACStatus.describe(status))
+        }
+        guard FLAC__stream_decoder_process_until_end_of_metadata(decoder) != 0, info.sampleRate > 0 else {
+            throw fatal ?? MediaError.corrupt(path, "no valid STREAMINFO block (\(FLACStatus.describe(state)))")
+        }
+        if let fatal { throw fatal }
+        if info.totalFrames == 0 {
+            // STREAMINFO may leave the length unknown (streamed encodes); count it once.
+            info.totalFrames = try countFrames()
+        }
+    }
+
+    deinit {
+        FLAC__stream_decoder_finish(decoder)
+        FLAC__stream_decoder_delete(decoder)
+        pending?.deallocate()
+    }
+
+    private var state: FLAC__StreamDecoderState { FLAC__stream_decoder_get_state(decoder) }
+
+    func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+        let frameBytes = info.bytesPerFrame
+        let capacity = buffer.count / frameBytes * frameBytes
+        var written = 0
+        while written < capacity {
+            if pendingEnd > pendingStart {
+                let n = min(pendingEnd - pendingStart, capacity - written)
+                (buffer.baseAddress! + written).copyMemory(from: pending! + pendingStart, byteCount: n)
+                pendingStart += n
+                written += n
+                continue
+            }
+            if ended { break }
+            try decodeNextBlock()
+        }
+        let frames = written / frameBytes
+        position += Int64(frames)
+        return frames
+    }
+
+    func seek(toFrame frame: Int64) throws {
+        let target = max(0, min(frame, info.totalFrames))
+        pendingStart = 0
+        pendingEnd = 0
+        ended = false
+        if target == info.totalFrames {
+            position = target
+            ended = true
+            return
+        }
+        guard FLAC__stream_decoder_seek_absolute(decoder, FLAC__uint64(target)) != 0 else {
+            // After a failed seek libFLAC needs a flush before it decodes again.
+            FLAC__stream_decoder_flush(decoder)
+            throw fatal ?? MediaError.seekFailed(path, "cannot reach frame \(target) (\(FLACStatus.describe(state)))")
+        }
+        position = target
+    }
+
+    /// Decodes one block into `pending`, or marks the end of the stream.
+    private func decodeNextBlock() throws {
+        let ok = FLAC__stream_decoder_process_single(decoder) != 0
+        if let fatal { throw fatal }
+        let state = self.state
+        if state == FLAC__STREAM_DECODER_END_OF_STREAM || !ok {
+            ended = true
+            if !ok { warnings.add("decoding stopped: \(FLACStatus.describe(state))") }
+            let delivered = position + Int64(pendingEnd - pendingStart) / Int64(info.bytesPerFrame)
+            if delivered < info.totalFrames {
+                warnings.add("stream ended at frame \(delivered) of \(info.totalFrames): file is truncated")
+            }
+        }
+    }
+
+    private func countFrames() throws -> Int64 {
+        var frames: Int64 = 0
+        var scratch = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let n = try scratch.withUnsafeMutableBytes { try read(into: $0) }
+            if n == 0 { break }
+            frames += Int64(n)
+        }
+        try seek(toFrame: 0)
+        warnings = DecodeWarnings()
+        return frames
+    }
+
+    // MARK: libFLAC callbacks
+
+    fileprivate func receiveStreamInfo(_ si: FLAC__StreamMetadata_StreamInfo) {
+        sourceBits = Int(si.bits_per_sample)
+        guard let format = SampleFormat(containing: sourceBits) else {
+            fatal = .unsupported(path, "\(sourceBits)-bit samples")
+            return
+        }
+        shift = Int32(format.bitsPerSample - sourceBits)
+        info = StreamInfo(sampleRate: Int(si.sample_rate), channels: Int(si.channels),
+                          sampleFormat: format, totalFrames: Int64(si.total_samples))
+        do { info = try info.validated(path) } catch { fatal = error as? MediaError }
+        let maxBlock = max(Int(si.max_blocksize), 4608)
+        pendingCapacity = maxBlock * info.bytesPerFrame
+        pending = UnsafeMutableRawPointer.allocate(byteCount: pendingCapacity, alignment: 16)
+    }
+
+    fileprivate func receiveMetadata(_ block: UnsafePointer<FLAC__StreamMetadata>) {
+        switch block.pointee.type {
+        case FLAC__METADATA_TYPE_STREAMINFO:
+            receiveStreamInfo(block.pointee.data.stream_info)
+        case FLAC__METADATA_TYPE_VORBIS_COMMENT:
+            let vc = block.pointee.data.vorbis_comment
+            var entries: [String] = []
+            for i in 0..<Int(vc.num_comments) {
+                let entry = vc.comments[i]
+                guard let bytes = entry.entry else { continue }
+                entries.append(String(decoding: UnsafeBufferPointer(start: bytes, count: Int(entry.length)), as: UTF8.self))
+            }
+            metadata.fillGaps(from: VorbisComments.metadata(from: entries))
+        case FLAC__METADATA_TYPE_PICTURE:
+            let p = block.pointee.data.picture
+            let data = p.data.map { Array(UnsafeBufferPointer(start: $0, count: Int(p.data_length))) } ?? []
+            metadata.pictures.append(EmbeddedPicture(
+                type: Int(p.type.rawValue),
+                mimeType: p.mime_type.map { String(cString: $0) } ?? "",
+                description: p.description.map { String(cString: $0) } ?? "",
+                data: data))
+        default:
+            break
+        }
+    }
+
+    fileprivate func receiveBlock(_ frame: UnsafePointer<FLAC__Frame>,
+                                  _ planes: UnsafePointer<UnsafePointer<FLAC__int32>?>) -> Bool {
+        let header = frame.pointee.header
+        let count = Int(header.blocksize)
+        let channels = info.channels
+        guard Int(header.channels) == channels, Int(header.bits_per_sample) == sourceBits,
+              count * info.bytesPerFrame <= pendingCapacity, let pending else {
+            fatal = .corrupt(path, "a frame changes the stream's shape (\(header.channels) channels, \(header.bits_per_sample)-bit, \(count) samples)")
+            return false
+        }
+        PCMInterleave.interleave(planes, frames: count, channels: channels, shift: shift,
+                                 format: info.sampleFormat, into: pending)
+        pendingStart = 0
+        pendingEnd = count * info.bytesPerFrame
+        return true
+    }
+
+    fileprivate func receiveError(_ status: FLAC__StreamDecoderErrorStatus) {
+        warnings.add("\(FLACStatus.describe(status)) near frame \(position) (damaged audio is skipped or silenced)")
+    }
+}
+
+private func flacDecoder(_ client: UnsafeMutableRawPointer?) -> FLACDecoder {
+    Unmanaged<FLACDecoder>.fromOpaque(client!).takeUnretainedValue()
+}
+
+private let flacWriteCallback: FLAC__StreamDecoderWriteCallback = { _, frame, buffer, client in
+    guard let frame, let buffer else { return FLAC__STREAM_DECODER_WRITE_STATUS_ABORT }
+    return flacDecoder(client).receiveBlock(frame, buffer)
+        ? FLAC__STREAM_DECODER_WRITE_STATUS_CONTINUE : FLAC__STREAM_DECODER_WRITE_STATUS_ABORT
+}
+
+private let flacMetadataCallback: FLAC__StreamDecoderMetadataCallback = { _, block, client in
+    if let block { flacDecoder(client).receiveMetadata(block) }
+}
+
+private let flacErrorCallback: FLAC__StreamDecoderErrorCallback = { _, status, client in
+    flacDecoder(client).receiveError(status)
+}

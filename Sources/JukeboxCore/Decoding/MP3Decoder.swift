@@ -1,0 +1,148 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+import CMpg123
+
+/// MP3 (and MPEG layer I/II) through libmpg123.
+///
+/// - Gapless decoding is on, so encoder delay and padding (LAME/Xing info) are trimmed.
+/// - The output format is fixed to signed 16-bit at the stream's own rate and channel
+///   count before the first frame is decoded, so libmpg123 never switches format midway.
+/// - `mpg123_scan` reads every frame header once at open: the length is then exact even
+///   without a Xing header, and the frame index makes seeking sample-accurate.
+final class MP3Decoder: AudioDecoder {
+    let path: String
+    let container = ContainerFormat.mp3
+    private(set) var info: StreamInfo
+    private(set) var metadata = TrackMetadata()
+    private(set) var position: Int64 = 0
+    private(set) var warnings = DecodeWarnings()
+
+    private let handle: OpaquePointer
+    private var ended = false
+
+    init(path: String) throws {
+        self.path = path
+        MPG123Library.initialise()
+        var err: Int32 = 0
+        guard let handle = mpg123_new(nil, &err) else {
+            throw MediaError.unreadable(path, "libmpg123: \(MPG123Library.describe(err))")
+        }
+        self.handle = handle
+        // Placeholder until the stream tells us its format.
+        info = StreamInfo(sampleRate: 0, channels: 0, sampleFormat: .s16, totalFrames: 0)
+
+        let flags = MPG123_GAPLESS.rawValue | MPG123_QUIET.rawValue | MPG123_PICTURE.rawValue
+            | MPG123_STORE_RAW_ID3.rawValue
+        try check(mpg123_param2(handle, Int32(MPG123_ADD_FLAGS.rawValue), Int(flags), 0), "setting decoder flags")
+        try check(mpg123_format_none(handle), "clearing output formats")
+        var rates: UnsafePointer<Int>?
+        var rateCount = 0
+        mpg123_rates(&rates, &rateCount)
+        for i in 0..<rateCount {
+            try check(mpg123_format(handle, rates![i], Int32(MPG123_MONO.rawValue | MPG123_STEREO.rawValue),
+                                    Int32(MPG123_ENC_SIGNED_16.rawValue)), "fixing the output format")
+        }
+        try check(mpg123_open(handle, path), "opening")
+        try check(mpg123_scan(handle), "scanning frames")
+
+        var rate = 0
+        var channels: Int32 = 0
+        var encoding: Int32 = 0
+        try check(mpg123_getformat(handle, &rate, &channels, &encoding), "reading the stream format")
+        let length = mpg123_length(handle)
+        guard length > 0 else { throw MediaError.corrupt(path, "no decodable MPEG audio frames") }
+        info = try StreamInfo(sampleRate: rate, channels: Int(channels), sampleFormat: .s16,
+                              totalFrames: Int64(length)).validated(path)
+        metadata = readMetadata()
+    }
+
+    deinit {
+        mpg123_close(handle)
+        mpg123_delete(handle)
+    }
+
+    func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+        let frameBytes = info.bytesPerFrame
+        let capacity = buffer.count / frameBytes * frameBytes
+        var written = 0
+        while written < capacity, !ended {
+            var done = 0
+            let status = mpg123_read(handle, buffer.baseAddress! + written, capacity - written, &done)
+            written += done
+            switch status {
+            case MPG123_OK.rawValue, MPG123_NEW_FORMAT.rawValue:
+                continue
+            case MPG123_DONE.rawValue:
+                ended = true
+            default:
+                // Decodable audio so far is kept; the rest of a damaged file is skipped.
+                ended = true
+                warnings.add("decoding stopped at frame \(position + Int64(written / frameBytes)): \(errorText(status))")
+            }
+        }
+        let frames = written / frameBytes
+        position += Int64(frames)
+        return frames
+    }
+
+    func seek(toFrame frame: Int64) throws {
+        let target = max(0, min(frame, info.totalFrames))
+        let reached = mpg123_seek(handle, off_t(target), Int32(SEEK_SET))
+        guard reached >= 0 else { throw MediaError.seekFailed(path, errorText(Int32(reached))) }
+        position = Int64(reached)
+        ended = false
+    }
+
+    // MARK: Metadata
+
+    private func readMetadata() -> TrackMetadata {
+        var v1: UnsafeMutablePointer<mpg123_id3v1>?
+        var v2: UnsafeMutablePointer<mpg123_id3v2>?
+        guard mpg123_id3(handle, &v1, &v2) == MPG123_OK.rawValue else { return TrackMetadata() }
+        var m = v2.map { ID3v2Fields.metadata($0.pointee) } ?? TrackMetadata()
+        var raw: UnsafeMutablePointer<UInt8>?
+        var rawSize = 0
+        if mpg123_id3_raw(handle, nil, nil, &raw, &rawSize) == MPG123_OK.rawValue, let raw, rawSize > 0 {
+            let tag = Array(UnsafeBufferPointer(start: raw, count: rawSize))
+            m.lyrics += ID3v2Frames.frames(in: tag, id: "SYLT").compactMap {
+                SYLT.lrcText(from: $0, mpegFrameSeconds: mpegFrameSeconds)
+            }
+        }
+        if let v1 {
+            let bytes = withUnsafeBytes(of: v1.pointee) { Array($0) }
+            if let old = ID3v1.metadata(bytes) { m.fillGaps(from: old) }
+        }
+        return m
+    }
+
+    /// How long one MPEG frame lasts, for SYLT timestamps counted in frames.
+    private var mpegFrameSeconds: Double {
+        var frameInfo = mpg123_frameinfo2()
+        guard mpg123_info2(handle, &frameInfo) == MPG123_OK.rawValue, info.sampleRate > 0 else { return 0 }
+        let samples = frameInfo.layer == 1 ? 384 : (frameInfo.layer == 3 && frameInfo.version != Int32(MPG123_1_0.rawValue) ? 576 : 1152)
+        return Double(samples) / Double(info.sampleRate)
+    }
+
+    // MARK: Errors
+
+    private func errorText(_ status: Int32) -> String {
+        status == MPG123_ERR.rawValue ? String(cString: mpg123_strerror(handle)) : MPG123Library.describe(status)
+    }
+
+    private func check(_ status: Int32, _ what: String) throws {
+        guard status == MPG123_OK.rawValue else {
+            throw MediaError.corrupt(path, "libmpg123 failed \(what): \(errorText(status))")
+        }
+    }
+}
+
+/// Process-wide libmpg123 set-up and its error texts: the one place its codes become words.
+enum MPG123Library {
+    private static let ready: Bool = { mpg123_init() == MPG123_OK.rawValue }()
+
+    static func initialise() { _ = ready }
+
+    static func describe(_ code: Int32) -> String { String(cString: mpg123_plain_strerror(code)) }
+}

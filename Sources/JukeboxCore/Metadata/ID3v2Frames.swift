@@ -1,0 +1,119 @@
+/// A minimal walker over a raw ID3v2 tag (header included), for frames libmpg123 does not
+/// parse (SYLT). Handles v2.2's 6-byte frame headers, v2.3's plain and v2.4's synchsafe
+/// frame sizes, the extended header, and unsynchronisation at tag and frame level.
+enum ID3v2Frames {
+    static func frames(in tag: [UInt8], id wanted: String) -> [[UInt8]] {
+        guard let header = ID3v2Header(tag) else { return [] }
+        let version = header.majorVersion
+        guard (2...4).contains(version) else { return [] }
+        var body = Array(tag[10..<min(tag.count, 10 + header.bodySize)])
+        if header.unsynchronised && version < 4 { body = removeUnsynchronisation(body) }
+        var i = 0
+        if header.flags & 0x40 != 0, version >= 3, body.count >= 4 {
+            let size = version == 4 ? synchsafe(body, 0) : bigEndian(body, 0)
+            i = version == 4 ? size : size + 4
+        }
+        let idLength = version == 2 ? 3 : 4
+        let headerLength = version == 2 ? 6 : 10
+        let wantedID = version == 2 ? legacyIDs[wanted] ?? wanted : wanted
+        var found: [[UInt8]] = []
+        while i + headerLength <= body.count, body[i] != 0 {
+            let id = String(decoding: body[i..<(i + idLength)], as: UTF8.self)
+            let size: Int
+            switch version {
+            case 2: size = Int(body[i + 3]) << 16 | Int(body[i + 4]) << 8 | Int(body[i + 5])
+            case 3: size = bigEndian(body, i + 4)
+            default: size = synchsafe(body, i + 4)
+            }
+            let start = i + headerLength
+            guard size >= 0, start + size <= body.count else { break }
+            if id == wantedID {
+                var frame = Array(body[start..<(start + size)])
+                if version == 4 {
+                    let formatFlags = body[i + 9]
+                    if formatFlags & 0x02 != 0 { frame = removeUnsynchronisation(frame) }
+                    if formatFlags & 0x01 != 0, frame.count >= 4 { frame.removeFirst(4) }  // data length indicator
+                }
+                found.append(frame)
+            }
+            i = start + size
+        }
+        return found
+    }
+
+    private static let legacyIDs = ["SYLT": "SLT", "USLT": "ULT"]
+
+    static func removeUnsynchronisation(_ bytes: [UInt8]) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count)
+        var previous: UInt8 = 0
+        for b in bytes {
+            if previous == 0xFF && b == 0 { previous = 0; continue }
+            out.append(b)
+            previous = b
+        }
+        return out
+    }
+
+    private static func bigEndian(_ b: [UInt8], _ i: Int) -> Int {
+        guard i + 4 <= b.count else { return -1 }
+        return Int(b[i]) << 24 | Int(b[i + 1]) << 16 | Int(b[i + 2]) << 8 | Int(b[i + 3])
+    }
+
+    private static func synchsafe(_ b: [UInt8], _ i: Int) -> Int {
+        guard i + 4 <= b.count else { return -1 }
+        return Int(b[i] & 0x7F) << 21 | Int(b[i + 1] & 0x7F) << 14 | Int(b[i + 2] & 0x7F) << 7 | Int(b[i + 3] & 0x7F)
+    }
+}
+
+/// ID3 SYLT (synchronised lyrics): text/timestamp pairs, rendered as LRC so the one LRC
+/// parser reads every kind of lyrics.
+enum SYLT {
+    static func lrcText(from frame: [UInt8], mpegFrameSeconds: Double) -> EmbeddedLyrics? {
+        guard frame.count >= 6 else { return nil }
+        let encoding = frame[0]
+        let timestampFormat = frame[4]  // 1: MPEG frames, 2: milliseconds
+        guard timestampFormat == 1 || timestampFormat == 2 else { return nil }
+        var i = 6
+        _ = ID3Text.terminated(frame, &i, encoding: encoding)  // content descriptor
+        var lines: [String] = []
+        while i < frame.count {
+            let text = ID3Text.terminated(frame, &i, encoding: encoding)
+            guard i + 4 <= frame.count else { break }
+            let stamp = Int(frame[i]) << 24 | Int(frame[i + 1]) << 16 | Int(frame[i + 2]) << 8 | Int(frame[i + 3])
+            i += 4
+            let ms = timestampFormat == 2 ? stamp : Int((Double(stamp) * mpegFrameSeconds * 1000).rounded())
+            let clean = text.replacingNewlines
+            lines.append("[\(LRCTime.format(ms))]\(clean)")
+        }
+        return lines.isEmpty ? nil : EmbeddedLyrics(origin: .id3SYLT, text: lines.joined(separator: "\n"))
+    }
+}
+
+/// ID3v2 text in its four encodings: 0 Latin-1, 1 UTF-16 with BOM, 2 UTF-16BE, 3 UTF-8.
+enum ID3Text {
+    /// Reads a string ending in the encoding's terminator (or the end of `bytes`).
+    static func terminated(_ bytes: [UInt8], _ i: inout Int, encoding: UInt8) -> String {
+        let wide = encoding == 1 || encoding == 2
+        var end = i
+        if wide {
+            while end + 1 < bytes.count, !(bytes[end] == 0 && bytes[end + 1] == 0) { end += 2 }
+        } else {
+            while end < bytes.count, bytes[end] != 0 { end += 1 }
+        }
+        let slice = Array(bytes[min(i, bytes.count)..<min(end, bytes.count)])
+        i = min(bytes.count, end + (wide ? 2 : 1))
+        switch encoding {
+        case 0: return String(slice.map { Character(Unicode.Scalar($0)) })
+        case 3: return String(decoding: slice, as: UTF8.self)
+        default: return TextDecoding.utf16(slice, defaultBigEndian: encoding == 2)
+        }
+    }
+}
+
+extension String {
+    /// Lyrics lines keep one line each: SYLT entries often start with a newline.
+    var replacingNewlines: String {
+        String(unicodeScalars.map { $0 == "\n" || $0 == "\r" ? " " : Character($0) }).trimmingSpaces
+    }
+}

@@ -1,0 +1,87 @@
+/// What a file says about itself, from Vorbis comments, ID3 or RIFF INFO.
+public struct TrackMetadata: Sendable, Equatable {
+    public var title: String?
+    public var artist: String?
+    public var album: String?
+    public var albumArtist: String?
+    public var trackNumber: Int?
+    public var trackTotal: Int?
+    public var discNumber: Int?
+    public var discTotal: Int?
+    public var date: String?
+    public var genre: String?
+    public var pictures: [EmbeddedPicture] = []
+    public var lyrics: [EmbeddedLyrics] = []
+
+    public init() {}
+
+    /// The picture to show: the front cover if there is one, else the first.
+    public var cover: EmbeddedPicture? {
+        pictures.first { $0.type == EmbeddedPicture.frontCover } ?? pictures.first
+    }
+
+    /// Fills the fields `self` lacks from `other` (ID3v2 over ID3v1, for example).
+    mutating func fillGaps(from other: TrackMetadata) {
+        title = title ?? other.title
+        artist = artist ?? other.artist
+        album = album ?? other.album
+        albumArtist = albumArtist ?? other.albumArtist
+        trackNumber = trackNumber ?? other.trackNumber
+        trackTotal = trackTotal ?? other.trackTotal
+        discNumber = discNumber ?? other.discNumber
+        discTotal = discTotal ?? other.discTotal
+        date = date ?? other.date
+        genre = genre ?? other.genre
+        if pictures.isEmpty { pictures = other.pictures }
+        if lyrics.isEmpty { lyrics = other.lyrics }
+    }
+
+    /// Sets a number pair from text such as "3", "3/12" or " 03 / 12 ".
+    static func numberPair(_ text: String) -> (Int?, Int?) {
+        let parts = text.split(separator: "/", maxSplits: 1).map { $0.trimmingSpaces }
+        let first = parts.first.flatMap { Int($0) }
+        let second = parts.count > 1 ? Int(parts[1]) : nil
+        return (first, second)
+    }
+}
+
+/// An embedded picture (FLAC PICTURE block, ID3 APIC frame). The bytes stay reachable
+/// for the screen; the type follows the ID3/FLAC picture-type table (3 = front cover).
+public struct EmbeddedPicture: Sendable, Equatable {
+    public static let frontCover = 3
+    public var type: Int
+    public var mimeType: String
+    public var description: String
+    public var data: [UInt8]
+
+    public var size: Int { data.count }
+}
+
+/// Lyrics stored inside the audio file.
+public struct EmbeddedLyrics: Sendable, Equatable {
+    public enum Origin: String, Sendable {
+        case vorbisLyrics = "LYRICS"
+        case vorbisUnsyncedLyrics = "UNSYNCEDLYRICS"
+        case id3USLT = "USLT"
+        case id3SYLT = "SYLT"
+    }
+
+    public var origin: Origin
+    /// LRC-style text; SYLT entries are rendered into LRC lines so one parser reads all.
+    public var text: String
+}
+
+extension StringProtocol {
+    var trimmingSpaces: String {
+        var s = Substring(self)
+        while let c = s.first, c.isWhitespace || c == "\0" { s.removeFirst() }
+        while let c = s.last, c.isWhitespace || c == "\0" { s.removeLast() }
+        return String(s)
+    }
+
+    /// nil for text that is empty once trimmed: tags often hold padding only.
+    var nonEmptyTrimmed: String? {
+        let t = trimmingSpaces
+        return t.isEmpty ? nil : t
+    }
+}
