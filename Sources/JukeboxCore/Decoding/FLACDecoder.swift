@@ -73,6 +73,9 @@ final class FLACDecoder: AudioDecoder {
             }
             if ended { break }
             try decodeNextBlock()
+            if ended, position + Int64(written / frameBytes) < info.totalFrames {
+                warnings.add("stream ended at frame \(position + Int64(written / frameBytes)) of \(info.totalFrames): file is truncated")
+            }
         }
         let frames = written / frameBytes
         position += Int64(frames)
@@ -105,10 +108,6 @@ final class FLACDecoder: AudioDecoder {
         if state == FLAC__STREAM_DECODER_END_OF_STREAM || !ok {
             ended = true
             if !ok { warnings.add("decoding stopped: \(FLACStatus.describe(state))") }
-            let delivered = position + Int64(pendingEnd - pendingStart) / Int64(info.bytesPerFrame)
-            if delivered < info.totalFrames {
-                warnings.add("stream ended at frame \(delivered) of \(info.totalFrames): file is truncated")
-            }
         }
     }
 

@@ -19,6 +19,13 @@ final class MP3Decoder: AudioDecoder {
     private(set) var position: Int64 = 0
     private(set) var warnings = DecodeWarnings()
 
+    /// MPEG frames decoded and discarded before a seek target to refill the bit reservoir
+    /// and the filter-bank state. libmpg123's default (4) left errors of thousands of LSB in
+    /// the first frames after a seek; 8 gives output identical to a full decode at
+    /// 22–48 kHz stereo and at most 1 LSB on a few isolated samples for 8–32 kbps or mono
+    /// (measured; see docs/benchmarks.md). More frames would cost seek latency.
+    static let seekPrimingFrames = 8
+
     private let handle: OpaquePointer
     private var ended = false
 
@@ -36,6 +43,7 @@ final class MP3Decoder: AudioDecoder {
         let flags = MPG123_GAPLESS.rawValue | MPG123_QUIET.rawValue | MPG123_PICTURE.rawValue
             | MPG123_STORE_RAW_ID3.rawValue
         try check(mpg123_param2(handle, Int32(MPG123_ADD_FLAGS.rawValue), Int(flags), 0), "setting decoder flags")
+        try check(mpg123_param2(handle, Int32(MPG123_PREFRAMES.rawValue), Self.seekPrimingFrames, 0), "setting seek priming")
         try check(mpg123_format_none(handle), "clearing output formats")
         var rates: UnsafePointer<Int>?
         var rateCount = 0
