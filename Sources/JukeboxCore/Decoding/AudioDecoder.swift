@@ -20,17 +20,27 @@ public protocol AudioDecoder: AnyObject {
 }
 
 /// Recoverable problems, kept in order and bounded so a file full of damage cannot grow
-/// memory without limit.
+/// memory without limit. A message repeated back to back is counted, not stored again.
 public struct DecodeWarnings: Sendable {
-    public private(set) var messages: [String] = []
+    private var entries: [(message: String, repeats: Int)] = []
     public private(set) var dropped = 0
     static let limit = 32
 
     mutating func add(_ message: String) {
-        if messages.count < Self.limit { messages.append(message) } else { dropped += 1 }
+        if entries.last?.message == message {
+            entries[entries.count - 1].repeats += 1
+        } else if entries.count < Self.limit {
+            entries.append((message, 1))
+        } else {
+            dropped += 1
+        }
     }
 
-    public var isEmpty: Bool { messages.isEmpty }
+    public var messages: [String] {
+        entries.map { $0.repeats > 1 ? "\($0.message) (\($0.repeats) times)" : $0.message }
+    }
+
+    public var isEmpty: Bool { entries.isEmpty }
 }
 
 /// Opens the right decoder for a file by looking at its content, never its name.

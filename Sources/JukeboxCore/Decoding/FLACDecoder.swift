@@ -1,8 +1,9 @@
 import CFlac
 
-/// FLAC through libFLAC's stream decoder. libFLAC calls back with one block of planar
-/// 32-bit samples at a time; we interleave it into `pending` in the output format and
-/// hand it out in whatever sizes the caller asks for.
+/// FLAC through libFLAC's stream decoder. libFLAC calls back with blocks of planar 32-bit
+/// samples; we interleave them into the `pending` queue in the output format and hand it
+/// out in whatever sizes the caller asks for. One `process_single` call usually yields one
+/// block, but after a damaged frame it can yield several, so `pending` is a queue.
 ///
 /// Seeking uses `FLAC__stream_decoder_seek_absolute`, which works with or without a seek
 /// table (it bisects the file otherwise) and delivers from exactly the target sample.
@@ -22,6 +23,10 @@ final class FLACDecoder: AudioDecoder {
     private var pendingStart = 0
     private var pendingEnd = 0
     private var ended = false
+    /// Where the next block should start; a later block means frames were lost to damage.
+    private var expectedNextFrame: Int64 = 0
+    /// Longest run of lost frames replaced by silence; a larger jump is taken as is.
+    private static let maximumGapSeconds = 30
     /// A block whose shape does not match STREAMINFO; reported instead of decoded.
     private var fatal: MediaError?
 
@@ -87,6 +92,7 @@ final class FLACDecoder: AudioDecoder {
         pendingStart = 0
         pendingEnd = 0
         ended = false
+        expectedNextFrame = target
         if target == info.totalFrames {
             position = target
             ended = true
@@ -121,6 +127,7 @@ final class FLACDecoder: AudioDecoder {
         }
         try seek(toFrame: 0)
         warnings = DecodeWarnings()
+        expectedNextFrame = 0
         return frames
     }
 
@@ -136,9 +143,7 @@ final class FLACDecoder: AudioDecoder {
         info = StreamInfo(sampleRate: Int(si.sample_rate), channels: Int(si.channels),
                           sampleFormat: format, totalFrames: Int64(si.total_samples))
         do { info = try info.validated(path) } catch { fatal = error as? MediaError }
-        let maxBlock = max(Int(si.max_blocksize), 4608)
-        pendingCapacity = maxBlock * info.bytesPerFrame
-        pending = UnsafeMutableRawPointer.allocate(byteCount: pendingCapacity, alignment: 16)
+        reservePending(2 * max(Int(si.max_blocksize), 4608) * info.bytesPerFrame)
     }
 
     fileprivate func receiveMetadata(_ block: UnsafePointer<FLAC__StreamMetadata>) {
@@ -171,21 +176,55 @@ final class FLACDecoder: AudioDecoder {
                                   _ planes: UnsafePointer<UnsafePointer<FLAC__int32>?>) -> Bool {
         let header = frame.pointee.header
         let count = Int(header.blocksize)
-        let channels = info.channels
-        guard Int(header.channels) == channels, Int(header.bits_per_sample) == sourceBits,
-              count * info.bytesPerFrame <= pendingCapacity, let pending else {
-            fatal = .corrupt(path, "a frame changes the stream's shape (\(header.channels) channels, \(header.bits_per_sample)-bit, \(count) samples)")
+        guard Int(header.channels) == info.channels, Int(header.bits_per_sample) == sourceBits else {
+            fatal = .corrupt(path, "a frame changes the stream's shape (\(header.channels) channels, \(header.bits_per_sample)-bit)")
             return false
         }
-        PCMInterleave.interleave(planes, frames: count, channels: channels, shift: shift,
-                                 format: info.sampleFormat, into: pending)
-        pendingStart = 0
-        pendingEnd = count * info.bytesPerFrame
+        // Frames lost to damage leave a gap in the sample numbers: fill it with silence so
+        // positions and durations stay true to the header.
+        let first = Int64(header.number.sample_number)
+        let gap = min(first, info.totalFrames) - expectedNextFrame
+        if gap > 0, gap <= Int64(Self.maximumGapSeconds * info.sampleRate) {
+            let bytes = Int(gap) * info.bytesPerFrame
+            (appendPending(bytes)).initializeMemory(as: UInt8.self, repeating: 0, count: bytes)
+            warnings.add("\(gap) frames lost to damage at frame \(expectedNextFrame), replaced by silence")
+        }
+        expectedNextFrame = first + Int64(count)
+        PCMInterleave.interleave(planes, frames: count, channels: info.channels, shift: shift,
+                                 format: info.sampleFormat, into: appendPending(count * info.bytesPerFrame))
         return true
     }
 
+    /// Room for `bytes` more at the end of the queue, compacting or growing it as needed.
+    private func appendPending(_ bytes: Int) -> UnsafeMutableRawPointer {
+        if pendingEnd + bytes > pendingCapacity {
+            let queued = pendingEnd - pendingStart
+            if queued + bytes > pendingCapacity {
+                reservePending(max(2 * pendingCapacity, queued + bytes))
+            } else if let pending, queued > 0 {
+                pending.copyMemory(from: pending + pendingStart, byteCount: queued)
+            }
+            pendingStart = 0
+            pendingEnd = queued
+        }
+        defer { pendingEnd += bytes }
+        return pending! + pendingEnd
+    }
+
+    private func reservePending(_ capacity: Int) {
+        let grown = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 16)
+        if let pending {
+            grown.copyMemory(from: pending + pendingStart, byteCount: pendingEnd - pendingStart)
+            pending.deallocate()
+        }
+        pendingEnd -= pendingStart
+        pendingStart = 0
+        pending = grown
+        pendingCapacity = capacity
+    }
+
     fileprivate func receiveError(_ status: FLAC__StreamDecoderErrorStatus) {
-        warnings.add("\(FLACStatus.describe(status)) near frame \(position) (damaged audio is skipped or silenced)")
+        warnings.add("\(FLACStatus.describe(status)) after frame \(expectedNextFrame)")
     }
 }
 

@@ -43,7 +43,8 @@ enum ID3v2Fields {
 
     private static func string(_ s: mpg123_string) -> String {
         guard let p = s.p, s.fill > 0 else { return "" }
-        let bytes = UnsafeRawPointer(p).assumingMemoryBound(to: UInt8.self)
-        return String(decoding: UnsafeBufferPointer(start: bytes, count: s.fill - 1), as: UTF8.self)
+        let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(p).assumingMemoryBound(to: UInt8.self), count: s.fill)
+        // `fill` counts the terminating zero; some strings carry more than one.
+        return String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
     }
 }
