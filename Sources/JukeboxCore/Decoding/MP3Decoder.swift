@@ -117,6 +117,10 @@ final class MP3Decoder: AudioDecoder {
             m.lyrics += ID3v2Frames.frames(in: tag, id: "SYLT").compactMap {
                 SYLT.lrcText(from: $0, mpegFrameSeconds: mpegFrameSeconds)
             }
+            if m.pictures.isEmpty, tag[3] == 2 {
+                // libmpg123 does not return ID3v2.2 PIC frames.
+                m.pictures = ID3v2Frames.frames(in: tag, id: "PIC").compactMap(LegacyPicture.parse)
+            }
         }
         if let v1 {
             let bytes = withUnsafeBytes(of: v1.pointee) { Array($0) }

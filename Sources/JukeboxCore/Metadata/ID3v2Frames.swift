@@ -41,6 +41,7 @@ enum ID3v2Frames {
         return found
     }
 
+    /// v2.2 names for the v2.3 frames asked for; names given in v2.2 form pass through.
     private static let legacyIDs = ["SYLT": "SLT", "USLT": "ULT"]
 
     static func removeUnsynchronisation(_ bytes: [UInt8]) -> [UInt8] {
@@ -115,5 +116,17 @@ extension String {
     /// Lyrics lines keep one line each: SYLT entries often start with a newline.
     var replacingNewlines: String {
         String(unicodeScalars.map { $0 == "\n" || $0 == "\r" ? " " : Character($0) }).trimmingSpaces
+    }
+}
+
+/// An ID3v2.2 PIC frame: encoding, a three-letter image format, type, description, data.
+enum LegacyPicture {
+    static func parse(_ frame: [UInt8]) -> EmbeddedPicture? {
+        guard frame.count >= 6 else { return nil }
+        let format = String(decoding: frame[1..<4], as: UTF8.self).uppercased()
+        var i = 5
+        let description = ID3Text.terminated(frame, &i, encoding: frame[0])
+        let mime = format == "PNG" ? "image/png" : format == "JPG" ? "image/jpeg" : "image/\(format.lowercased())"
+        return EmbeddedPicture(type: Int(frame[4]), mimeType: mime, description: description, data: Array(frame[i...]))
     }
 }

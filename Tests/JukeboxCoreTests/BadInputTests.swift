@@ -1,0 +1,149 @@
+import Foundation
+import Testing
+@testable import JukeboxCore
+
+/// Damaged and odd files: each gives a specific error or plays its decodable part, in
+/// bounded time and memory. These run the real binary, so a crash or hang fails the test
+/// instead of taking the test runner down.
+@Suite struct BadInputTests {
+    let fx = Fixtures.shared
+
+    struct Run {
+        var status: Int32
+        var probe: [String: Any]
+        var stderr: String
+    }
+
+    /// `jukebox probe --json` under a time limit; returns its single report.
+    func probe(_ path: String) throws -> Run {
+        let out = try Tools.run("timeout", ["20", Tools.jukebox, "probe", "--json", path], check: false)
+        #expect(out.status == 0 || out.status == 1, "exit \(out.status) (124 = hang, >128 = crash): \(out.stderr)")
+        let array = try JSONSerialization.jsonObject(with: out.stdout) as? [[String: Any]]
+        return Run(status: out.status, probe: array?.first ?? [:], stderr: out.stderr)
+    }
+
+    /// `jukebox decode -o -` under a time limit: how many bytes came out.
+    func decode(_ path: String) throws -> (status: Int32, bytes: Int, stderr: String) {
+        let out = try Tools.run("timeout", ["20", Tools.jukebox, "decode", path, "-o", "-"], check: false)
+        #expect(out.status == 0 || out.status == 1, "exit \(out.status) (124 = hang, >128 = crash): \(out.stderr)")
+        return (out.status, out.stdout.count, out.stderr)
+    }
+
+    func error(_ run: Run) -> String { run.probe["error"] as? String ?? "" }
+
+    @Test func emptyFile() throws {
+        let run = try probe(fx.write("empty.flac", []))
+        #expect(run.status == 1)
+        #expect(run.probe["ok"] as? Bool == false)
+        #expect(error(run) == "empty file")
+    }
+
+    @Test func randomBytes() throws {
+        var generator = SystemRandomNumberGenerator()
+        for i in 0..<5 {
+            let junk = (0..<200_000).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            let run = try probe(fx.write("random\(i).mp3", junk))
+            #expect(run.probe["ok"] as? Bool == false)
+            #expect(error(run).contains("not a supported audio file"), "\(error(run))")
+        }
+    }
+
+    @Test(arguments: ["music16.flac", "music.mp3", "music16.wav"])
+    func truncatedFiles(_ name: String) throws {
+        let whole = try fx.bytes(name)
+        for fraction in [0.5, 0.01] {
+            let cut = try fx.write("cut\(fraction)-\(name)", Array(whole.prefix(Int(Double(whole.count) * fraction))))
+            let run = try probe(cut)
+            if run.probe["ok"] as? Bool == true {
+                // Only MP3 can honestly say yes: its length comes from scanning the frames
+                // that are there, so the report is of the decodable part.
+                #expect(name.hasSuffix(".mp3"))
+                let seconds = try #require(run.probe["durationSeconds"] as? Double)
+                #expect(seconds < 6 * fraction + 0.1)
+            } else {
+                #expect(error(run).contains("truncated") || error(run).contains("corrupt"), "\(error(run))")
+            }
+            let decoded = try decode(cut)
+            if decoded.status == 0 { #expect(decoded.bytes < 264_600 * 4) }
+        }
+    }
+
+    @Test func truncatedFlacPlaysItsDecodablePart() throws {
+        let whole = try fx.bytes("music16.flac")
+        let cut = try fx.write("half.flac", Array(whole.prefix(whole.count / 2)))
+        let decoded = try decode(cut)
+        #expect(decoded.status == 0)
+        #expect(decoded.bytes > 0 && decoded.bytes < 264_600 * 4)
+        #expect(decoded.stderr.contains("truncated"))
+        let reference = try fx.flacReference("music16.flac")
+        let ours = try Tools.run(Tools.jukebox, ["decode", cut, "-o", "-"]).stdout
+        #expect(ours == reference.prefix(ours.count))
+    }
+
+    @Test func hugeID3TagStillPlays() throws {
+        var tag = ID3Builder(version: 3)
+        tag.text("TIT2", "Big Cover", .latin1)
+        tag.picture(mime: "image/jpeg", bytes: [UInt8](repeating: 0x5A, count: 5 * 1024 * 1024))
+        let path = try fx.write("bigtag.mp3", tag.build() + fx.bytes("cbr.mp3"))
+        let run = try probe(path)
+        #expect(run.probe["ok"] as? Bool == true)
+        #expect(run.probe["title"] as? String == "Big Cover")
+        #expect(run.probe["hasCover"] as? Bool == true)
+        let ours = try Tools.run(Tools.jukebox, ["decode", path, "-o", "-"]).stdout
+        #expect(ours == (try fx.mpg123Reference("cbr.mp3")))
+        #expect(try peakMemoryOfChildren() < 200 * 1024 * 1024)
+    }
+
+    @Test func bitFlipsInTheMiddleOfAFlac() throws {
+        var bytes = try fx.bytes("music16.flac")
+        var generator = SplitMix(seed: 7)
+        for _ in 0..<30 {
+            let at = bytes.count / 3 + Int(generator.next() % UInt64(bytes.count / 3))
+            bytes[at] ^= UInt8(1 << (generator.next() % 8))
+        }
+        let path = try fx.write("flipped.flac", bytes)
+        let decoded = try decode(path)
+        #expect(decoded.status == 0)
+        // Damaged frames become silence: the timeline keeps its full length.
+        #expect(decoded.bytes == 264_600 * 4)
+        #expect(decoded.stderr.contains("CRC") || decoded.stderr.contains("sync"))
+        // Identical to flac's own decoder told to carry on through errors.
+        let reference = try Tools.run("flac", ["-s", "-d", "-c", "-F", "--force-raw-format", "--endian=little",
+                                               "--sign=signed", path], check: false).stdout
+        let ours = try Tools.run(Tools.jukebox, ["decode", path, "-o", "-"]).stdout
+        #expect(ours == reference)
+    }
+
+    @Test func wrongExtensionPlaysByContent() throws {
+        let path = try fx.write("named-wrong.flac", fx.bytes("music.mp3"))
+        let run = try probe(path)
+        #expect(run.probe["ok"] as? Bool == true)
+        #expect(run.probe["format"] as? String == "mp3")
+    }
+
+    @Test func otherFormatsAreNamed() throws {
+        let ogg = try fx.write("vorbis.flac", Array("OggS".utf8) + [UInt8](repeating: 1, count: 100))
+        #expect(error(try probe(ogg)).contains("Ogg"))
+        let id3Only = try fx.write("tag-only.mp3", ID3Builder(version: 3).build())
+        #expect(error(try probe(id3Only)).contains("truncated"))
+    }
+
+    private func peakMemoryOfChildren() throws -> Int {
+        var usage = rusage()
+        getrusage(RUSAGE_CHILDREN.rawValue, &usage)
+        return usage.ru_maxrss * 1024
+    }
+}
+
+/// A small seeded generator, so damage is the same on every run.
+struct SplitMix: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}

@@ -1,0 +1,57 @@
+import Foundation
+
+/// Runs the command-line tools the tests compare against (sox, flac, lame, mpg123) and the
+/// jukebox binary itself. The test setup script installs them; a missing tool fails loudly.
+enum Tools {
+    struct Output {
+        var status: Int32
+        var stdout: Data
+        var stderr: String
+        var text: String { String(decoding: stdout, as: UTF8.self) }
+    }
+
+    @discardableResult
+    static func run(_ tool: String, _ arguments: [String], stdin: Data? = nil, check: Bool = true) throws -> Output {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try path(of: tool))
+        process.arguments = arguments
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        let input = Pipe()
+        process.standardInput = stdin == nil ? FileHandle.nullDevice : input
+        try process.run()
+        if let stdin {
+            input.fileHandleForWriting.write(stdin)
+            try input.fileHandleForWriting.close()
+        }
+        // Read both pipes concurrently so a chatty stderr cannot block the child.
+        nonisolated(unsafe) var errData = Data()
+        let errReader = Thread { errData = err.fileHandleForReading.readDataToEndOfFile() }
+        errReader.start()
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        while !errReader.isFinished { usleep(1000) }
+        let result = Output(status: process.terminationStatus, stdout: outData, stderr: String(decoding: errData, as: UTF8.self))
+        if check && result.status != 0 {
+            throw ToolFailure(description: "\(tool) \(arguments.joined(separator: " ")) exited \(result.status): \(result.stderr)")
+        }
+        return result
+    }
+
+    struct ToolFailure: Error, CustomStringConvertible { let description: String }
+
+    static func path(of tool: String) throws -> String {
+        if tool.hasPrefix("/") { return tool }
+        for dir in ["/usr/bin", "/bin", "/usr/local/bin"] where FileManager.default.isExecutableFile(atPath: "\(dir)/\(tool)") {
+            return "\(dir)/\(tool)"
+        }
+        throw ToolFailure(description: "\(tool) is not installed; run scripts/test, which installs the test tools")
+    }
+
+    /// The jukebox executable SwiftPM built beside this test bundle.
+    static var jukebox: String {
+        let exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        return URL(fileURLWithPath: exe).deletingLastPathComponent().appendingPathComponent("jukebox").path
+    }
+}
