@@ -1,0 +1,51 @@
+# Shared by the scripts in this folder: where things are, and installing what they need.
+# Every Debian package the project needs is named here and nowhere else.
+
+JUKEBOX_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+
+# Headers and pkg-config files for the four C libraries the binary links.
+BUILD_PACKAGES="pkg-config libasound2-dev libgpiod-dev libflac-dev libmpg123-dev"
+# The reference tools the tests compare against and make fixtures with.
+TEST_PACKAGES="sox flac lame mpg123"
+# Measuring tools and the peers the benchmarks run beside us.
+BENCH_PACKAGES="time"
+
+say() { printf '==> %s\n' "$*" >&2; }
+die() { printf 'error: %s\n' "$*" >&2; exit 1; }
+
+# Installs the named Debian packages that are missing. As root it runs apt-get; otherwise
+# it prints the exact command to run and stops.
+need_packages() {
+    local missing=()
+    local pkg
+    for pkg in "$@"; do
+        dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
+    done
+    [ ${#missing[@]} -eq 0 ] && return 0
+    if [ "$(id -u)" -ne 0 ]; then
+        printf 'These Debian packages are needed. Install them with:\n\n  sudo apt-get install -y %s\n\nthen run this again.\n' "${missing[*]}" >&2
+        exit 1
+    fi
+    say "installing ${missing[*]}"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq
+    apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+}
+
+# The Swift toolchain is not a Debian package; find it or say where to get it.
+need_swift() {
+    if ! command -v swift >/dev/null 2>&1; then
+        for dir in /opt/swift/usr/bin /usr/share/swift/usr/bin "$HOME/.local/share/swiftly/bin"; do
+            [ -x "$dir/swift" ] && export PATH="$PATH:$dir" && break
+        done
+    fi
+    command -v swift >/dev/null 2>&1 || die "Swift 6 is needed: install it from https://www.swift.org/install/linux/ (Debian 12), then run this again."
+}
+
+# The release binary: Swift's runtime linked in, so the board needs only glibc and the C libraries.
+build_release() {
+    say "building the release binary (static Swift runtime)"
+    (cd "$JUKEBOX_ROOT" && swift build -c release --static-swift-stdlib 2>&1 | grep -v '^\[' >&2) || die "release build failed"
+    JUKEBOX_BIN="$JUKEBOX_ROOT/.build/release/jukebox"
+    [ -x "$JUKEBOX_BIN" ] || die "release build did not produce $JUKEBOX_BIN"
+}
