@@ -115,3 +115,19 @@ import Testing
         #expect(try AudioFile.open(wavAsMp3).container == .wav)
     }
 }
+
+@Suite struct UnknownLengthFLACTests {
+    /// A FLAC encoded to a pipe has no length in STREAMINFO; it is counted at open.
+    @Test func lengthIsCountedAndPlaybackStartsAtTheBeginning() throws {
+        let fx = Fixtures.shared
+        let raw = try Tools.run("sox", [fx.path("music16.wav"), "-t", "raw", "-"]).stdout
+        let flac = try Tools.run("flac", ["-s", "--force-raw-format", "--endian=little", "--sign=signed", "--channels=2",
+                                          "--bps=16", "--sample-rate=44100", "-c", "-"], stdin: raw).stdout
+        let path = try fx.write("unknown-length.flac", [UInt8](flac))
+        let decoder = try AudioFile.open(path)
+        #expect(decoder.info.totalFrames == 264_600)
+        #expect(decoder.position == 0)
+        #expect(Data(try decoder.readAll()) == raw)
+        #expect(try MediaProbe.probe(path).info.durationSeconds == 6.0)
+    }
+}

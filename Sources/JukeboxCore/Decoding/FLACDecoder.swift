@@ -53,6 +53,8 @@ final class FLACDecoder: AudioDecoder {
         if info.totalFrames == 0 {
             // STREAMINFO may leave the length unknown (streamed encodes); count it once.
             info.totalFrames = try countFrames()
+            try seek(toFrame: 0)
+            warnings = DecodeWarnings()
         }
     }
 
@@ -78,8 +80,9 @@ final class FLACDecoder: AudioDecoder {
             }
             if ended { break }
             try decodeNextBlock()
-            if ended, position + Int64(written / frameBytes) < info.totalFrames {
-                warnings.add("stream ended at frame \(position + Int64(written / frameBytes)) of \(info.totalFrames): file is truncated")
+            let delivered = position + Int64((written + pendingEnd - pendingStart) / frameBytes)
+            if ended, delivered < info.totalFrames {
+                warnings.add("stream ended at frame \(delivered) of \(info.totalFrames): file is truncated")
             }
         }
         let frames = written / frameBytes
@@ -117,18 +120,11 @@ final class FLACDecoder: AudioDecoder {
         }
     }
 
+    /// Decodes the whole stream once; the caller rewinds.
     private func countFrames() throws -> Int64 {
-        var frames: Int64 = 0
         var scratch = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let n = try scratch.withUnsafeMutableBytes { try read(into: $0) }
-            if n == 0 { break }
-            frames += Int64(n)
-        }
-        try seek(toFrame: 0)
-        warnings = DecodeWarnings()
-        expectedNextFrame = 0
-        return frames
+        while try scratch.withUnsafeMutableBytes({ try read(into: $0) }) > 0 {}
+        return position
     }
 
     // MARK: libFLAC callbacks

@@ -9,14 +9,14 @@ enum PCMInterleave {
             let dst = out.assumingMemoryBound(to: Int16.self)
             if channels == 2, shift == 0, let l = planes[0], let r = planes[1] {
                 for i in 0..<frames {
-                    dst[2 * i] = Int16(truncatingIfNeeded: l[i])
-                    dst[2 * i + 1] = Int16(truncatingIfNeeded: r[i])
+                    dst[2 * i] = Int16(truncatingIfNeeded: l[i]).littleEndian
+                    dst[2 * i + 1] = Int16(truncatingIfNeeded: r[i]).littleEndian
                 }
                 return
             }
             for c in 0..<channels {
                 guard let src = planes[c] else { continue }
-                for i in 0..<frames { dst[i * channels + c] = Int16(truncatingIfNeeded: src[i] << shift) }
+                for i in 0..<frames { dst[i * channels + c] = Int16(truncatingIfNeeded: src[i] << shift).littleEndian }
             }
         case .s24:
             let dst = out.assumingMemoryBound(to: UInt8.self)

@@ -21,11 +21,15 @@ enum Tools {
         let input = Pipe()
         process.standardInput = stdin == nil ? FileHandle.nullDevice : input
         try process.run()
+        // Feed stdin and drain stderr on their own threads: the child may fill one pipe
+        // while we are busy with another.
         if let stdin {
-            input.fileHandleForWriting.write(stdin)
-            try input.fileHandleForWriting.close()
+            let writer = input.fileHandleForWriting
+            Thread {
+                writer.write(stdin)
+                try? writer.close()
+            }.start()
         }
-        // Read both pipes concurrently so a chatty stderr cannot block the child.
         nonisolated(unsafe) var errData = Data()
         let errReader = Thread { errData = err.fileHandleForReading.readDataToEndOfFile() }
         errReader.start()
