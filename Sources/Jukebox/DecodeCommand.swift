@@ -25,11 +25,16 @@ struct DecodeCommand: ParsableCommand {
     }
 
     func run() throws {
-        let decoder: any AudioDecoder
-        do { decoder = try AudioFile.open(file) } catch {
+        do {
+            try decode()
+        } catch {
             StandardError.print("jukebox: \(error)")
             throw ExitCode(1)
         }
+    }
+
+    private func decode() throws {
+        let decoder = try AudioFile.open(file)
         let info = decoder.info
         if let start { try decoder.seek(toFrame: info.frame(atSeconds: start)) }
         var remaining = duration.map { info.frame(atSeconds: $0) } ?? .max

@@ -75,13 +75,19 @@ final class MP3Decoder: AudioDecoder {
         let frameBytes = info.bytesPerFrame
         let capacity = buffer.count / frameBytes * frameBytes
         var written = 0
+        var idleCalls = 0
         while written < capacity, !ended {
             var done = 0
             let status = mpg123_read(handle, buffer.baseAddress! + written, capacity - written, &done)
             written += done
+            idleCalls = done == 0 ? idleCalls + 1 : 0
             switch status {
             case MPG123_OK.rawValue, MPG123_NEW_FORMAT.rawValue:
-                continue
+                // Never spin on a stream that stops yielding audio without saying so.
+                if idleCalls > 16 {
+                    ended = true
+                    warnings.add("decoding stopped at frame \(position + Int64(written / frameBytes)): no more audio")
+                }
             case MPG123_DONE.rawValue:
                 ended = true
             default:
