@@ -136,7 +136,7 @@ import Testing
 }
 
 /// A small seeded generator, so damage is the same on every run.
-struct SplitMix: RandomNumberGenerator {
+struct SplitMix: RandomNumberGenerator, Sendable {
     var state: UInt64
     init(seed: UInt64) { state = seed }
     mutating func next() -> UInt64 {

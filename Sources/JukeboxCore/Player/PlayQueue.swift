@@ -1,0 +1,157 @@
+/// The queue, the play mode and the history of what was actually played.
+///
+/// It only decides which track comes next; it never touches audio. Every method that
+/// moves returns the new index, or nil when playback should stop.
+public struct PlayQueue<Generator: RandomNumberGenerator & Sendable>: Sendable {
+    public private(set) var count: Int
+    public private(set) var current: Int?
+    public private(set) var mode: PlayMode
+    /// Indices played before the current one, most recent last; bounded.
+    public private(set) var history: [Int] = []
+    public let historyLimit: Int
+
+    /// The shuffle cycle: a permutation of all indices and where we are in it.
+    private var shuffleOrder: [Int] = []
+    private var shufflePosition = 0
+    private var generator: Generator
+
+    public init(count: Int, mode: PlayMode = .once, historyLimit: Int = 100, generator: Generator) {
+        self.count = count
+        self.mode = mode
+        self.historyLimit = historyLimit
+        self.generator = generator
+        if mode == .shuffle { reshuffle(startingWith: nil) }
+    }
+
+    /// The track list changed (a rescan); the current track keeps its place if it survives.
+    public mutating func reset(count: Int, current: Int?) {
+        self.count = count
+        self.current = current.flatMap { $0 < count ? $0 : nil }
+        history.removeAll()
+        if mode == .shuffle { reshuffle(startingWith: self.current) }
+    }
+
+    public mutating func setMode(_ newMode: PlayMode) {
+        guard newMode != mode else { return }
+        mode = newMode
+        if mode == .shuffle { reshuffle(startingWith: current) }
+    }
+
+    /// Jumps to `index` as the user asked (play N); the track left goes on the history.
+    @discardableResult
+    public mutating func jump(to index: Int) -> Int? {
+        guard index >= 0, index < count else { return nil }
+        move(to: index)
+        if mode == .shuffle, let at = shuffleOrder.firstIndex(of: index) { shufflePosition = at }
+        return index
+    }
+
+    /// What follows the current track at its natural end, without moving: the player opens
+    /// and primes that decoder before the current one ends.
+    public mutating func peekAfterNaturalEnd() -> Int? {
+        guard let current, count > 0 else { return count > 0 ? firstIndex() : nil }
+        switch mode {
+        case .repeatOne: return current
+        case .once: return current + 1 < count ? current + 1 : nil
+        case .repeatAll: return (current + 1) % count
+        case .shuffle: return peekShuffle()
+        }
+    }
+
+    /// The current track ended by itself.
+    public mutating func advanceAfterNaturalEnd() -> Int? {
+        guard let next = peekAfterNaturalEnd() else {
+            if let current { pushHistory(current) }
+            self.current = nil
+            return nil
+        }
+        if mode == .shuffle { consumeShuffle() }
+        move(to: next)
+        return next
+    }
+
+    /// An explicit "next": moves even in repeat-one; stops after the last track only in once.
+    public mutating func next() -> Int? {
+        guard count > 0 else { return nil }
+        guard let current else { return jump(to: firstIndex()) }
+        let target: Int?
+        switch mode {
+        case .once: target = current + 1 < count ? current + 1 : nil
+        case .repeatAll, .repeatOne: target = (current + 1) % count
+        case .shuffle:
+            target = peekShuffle()
+            consumeShuffle()
+        }
+        guard let target else {
+            pushHistory(current)
+            self.current = nil
+            return nil
+        }
+        move(to: target)
+        return target
+    }
+
+    /// An explicit "previous" (the player has already decided not to restart the track):
+    /// back through what was played, else the previous track in queue order.
+    public mutating func previous() -> Int? {
+        guard count > 0 else { return nil }
+        while let last = history.popLast() {
+            guard last < count else { continue }
+            current = last
+            if mode == .shuffle, let at = shuffleOrder.firstIndex(of: last) { shufflePosition = at }
+            return last
+        }
+        guard let current else { return firstIndex() }
+        let target = current > 0 ? current - 1 : (mode == .once ? 0 : count - 1)
+        self.current = target
+        return target
+    }
+
+    // MARK: Internals
+
+    private func firstIndex() -> Int { mode == .shuffle && !shuffleOrder.isEmpty ? shuffleOrder[0] : 0 }
+
+    private mutating func move(to index: Int) {
+        if let current { pushHistory(current) }
+        current = index
+    }
+
+    private mutating func pushHistory(_ index: Int) {
+        history.append(index)
+        if history.count > historyLimit { history.removeFirst(history.count - historyLimit) }
+    }
+
+    /// A new permutation. The first track is `first` when given (the track playing as
+    /// shuffle is switched on), and never `avoid` (the track that just ended a cycle).
+    private mutating func reshuffle(startingWith first: Int?, avoid: Int? = nil) {
+        var order = Array(0..<count)
+        order.shuffle(using: &generator)
+        if let first, let at = order.firstIndex(of: first) {
+            order.swapAt(0, at)
+        } else if let avoid, order.count > 1, order[0] == avoid {
+            order.swapAt(0, Int.random(in: 1..<order.count, using: &generator))
+        }
+        shuffleOrder = order
+        shufflePosition = 0
+    }
+
+    private mutating func peekShuffle() -> Int? {
+        guard count > 0 else { return nil }
+        if shuffleOrder.count != count { reshuffle(startingWith: current) }
+        if shufflePosition + 1 >= shuffleOrder.count {
+            // The cycle is over: the next one starts, with a different first track.
+            reshuffle(startingWith: nil, avoid: current)
+            shufflePosition = -1
+        }
+        return shuffleOrder[shufflePosition + 1]
+    }
+
+    private mutating func consumeShuffle() { shufflePosition += 1 }
+}
+
+/// The default generator; tests pass a seeded one.
+public struct SystemRandom: RandomNumberGenerator, Sendable {
+    public init() {}
+    private var inner = SystemRandomNumberGenerator()
+    public mutating func next() -> UInt64 { inner.next() }
+}
