@@ -1,0 +1,202 @@
+import CAlsa
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// An ALSA PCM for playback.
+///
+/// Format negotiation asks the device for the stream's own format with alsa-lib's
+/// resampling off. If the device refuses and conversion is allowed, it reopens through
+/// the `plug` layer (`hw:X` becomes `plughw:X`, anything else `plug:NAME`), which converts
+/// only what the hardware cannot take.
+///
+/// Recovery: an underrun (-EPIPE) prepares and carries on; a suspend (-ESTRPIPE) resumes,
+/// else prepares. Anything else is thrown to the audio thread, which reports it in the
+/// player's status.
+public final class ALSAOutput: AudioOutput {
+    public struct Settings: Sendable, Equatable {
+        public var device: String
+        /// Allow the `plug` layer when the device cannot take the stream's format.
+        public var allowConversion: Bool
+        public var bufferMilliseconds: Int
+        public var periodMilliseconds: Int
+
+        public init(device: String = "default", allowConversion: Bool = true,
+                    bufferMilliseconds: Int = 100, periodMilliseconds: Int = 10) {
+            self.device = device
+            self.allowConversion = allowConversion
+            self.bufferMilliseconds = bufferMilliseconds
+            self.periodMilliseconds = periodMilliseconds
+        }
+    }
+
+    public let settings: Settings
+    public var name: String { settings.device }
+    public private(set) var negotiated = "not configured"
+    public private(set) var periodFrames = 0
+    private var pcm: OpaquePointer?
+    private var format: OutputFormat?
+    private var bytesPerFrame = 0
+
+    public init(_ settings: Settings) {
+        self.settings = settings
+    }
+
+    deinit { close() }
+
+    public func configure(_ format: OutputFormat) throws {
+        if pcm != nil, self.format == format { return }
+        close()
+        do {
+            try open(settings.device, format, exact: true)
+        } catch OutputError.unsupported(_, let why) where settings.allowConversion {
+            let plugName = settings.device.hasPrefix("hw:") ? "plug" + settings.device : "plug:" + settings.device
+            do {
+                try open(plugName, format, exact: false)
+                negotiated += " (converted by \(plugName): the device refused it: \(why))"
+            } catch {
+                close()
+                throw error
+            }
+        }
+        self.format = format
+        bytesPerFrame = format.bytesPerFrame
+    }
+
+    private func open(_ device: String, _ format: OutputFormat, exact: Bool) throws {
+        var handle: OpaquePointer?
+        try ALSAStatus.check(snd_pcm_open(&handle, device, SND_PCM_STREAM_PLAYBACK, 0), device, "cannot open")
+        pcm = handle
+        do {
+            try setHardwareParameters(device, format, exact: exact)
+            try setSoftwareParameters(device)
+        } catch {
+            close()
+            throw error
+        }
+    }
+
+    private func setHardwareParameters(_ device: String, _ format: OutputFormat, exact: Bool) throws {
+        var params: OpaquePointer?
+        try ALSAStatus.check(snd_pcm_hw_params_malloc(&params), device, "no memory for parameters")
+        defer { snd_pcm_hw_params_free(params) }
+        try ALSAStatus.check(snd_pcm_hw_params_any(pcm, params), device, "no configurations")
+        if exact { try ALSAStatus.check(snd_pcm_hw_params_set_rate_resample(pcm, params, 0), device, "cannot disable resampling") }
+        try ALSAStatus.check(snd_pcm_hw_params_set_access(pcm, params, SND_PCM_ACCESS_RW_INTERLEAVED), device,
+                             "interleaved access refused")
+        try ALSAStatus.check(snd_pcm_hw_params_set_format(pcm, params, Self.alsaFormat(format.sampleFormat)), device,
+                             "sample format \(format.sampleFormat.bitsPerSample)-bit refused")
+        try ALSAStatus.check(snd_pcm_hw_params_set_channels(pcm, params, UInt32(format.channels)), device,
+                             "\(format.channels) channels refused")
+        try ALSAStatus.check(snd_pcm_hw_params_set_rate(pcm, params, UInt32(format.sampleRate), 0), device,
+                             "\(format.sampleRate) Hz refused")
+        var bufferTime = UInt32(settings.bufferMilliseconds * 1000)
+        var periodTime = UInt32(settings.periodMilliseconds * 1000)
+        var dir: Int32 = 0
+        try ALSAStatus.check(snd_pcm_hw_params_set_buffer_time_near(pcm, params, &bufferTime, &dir), device, "buffer size refused")
+        try ALSAStatus.check(snd_pcm_hw_params_set_period_time_near(pcm, params, &periodTime, &dir), device, "period size refused")
+        try ALSAStatus.check(snd_pcm_hw_params(pcm, params), device, "cannot apply \(format)")
+        var period: snd_pcm_uframes_t = 0
+        var buffer: snd_pcm_uframes_t = 0
+        snd_pcm_hw_params_get_period_size(params, &period, &dir)
+        snd_pcm_hw_params_get_buffer_size(params, &buffer)
+        periodFrames = max(1, Int(period))
+        negotiated = "\(device): \(format), period \(period) frames, buffer \(buffer) frames"
+    }
+
+    private func setSoftwareParameters(_ device: String) throws {
+        var params: OpaquePointer?
+        try ALSAStatus.check(snd_pcm_sw_params_malloc(&params), device, "no memory for parameters")
+        defer { snd_pcm_sw_params_free(params) }
+        try ALSAStatus.check(snd_pcm_sw_params_current(pcm, params), device, "cannot read software parameters")
+        // Start as soon as one period is queued, so the first sound comes quickly.
+        try ALSAStatus.check(snd_pcm_sw_params_set_start_threshold(pcm, params, snd_pcm_uframes_t(periodFrames)), device,
+                             "start threshold refused")
+        try ALSAStatus.check(snd_pcm_sw_params_set_avail_min(pcm, params, snd_pcm_uframes_t(periodFrames)), device,
+                             "avail_min refused")
+        try ALSAStatus.check(snd_pcm_sw_params(pcm, params), device, "cannot apply software parameters")
+    }
+
+    public func write(_ frames: UnsafeRawBufferPointer) throws {
+        guard let pcm else { throw OutputError.failed(name, "write before configure") }
+        var offset = 0
+        let total = frames.count / bytesPerFrame
+        var done = 0
+        while done < total {
+            let n = snd_pcm_writei(pcm, frames.baseAddress! + offset, snd_pcm_uframes_t(total - done))
+            if n >= 0 {
+                done += Int(n)
+                offset = done * bytesPerFrame
+                continue
+            }
+            try recover(Int32(n))
+        }
+    }
+
+    private func recover(_ code: Int32) throws {
+        switch -code {
+        case EPIPE:  // underrun
+            try ALSAStatus.check(snd_pcm_prepare(pcm), name, "cannot recover from an underrun")
+        case ESTRPIPE:  // suspended
+            var status = snd_pcm_resume(pcm)
+            while status == -EAGAIN {
+                usleep(10_000)
+                status = snd_pcm_resume(pcm)
+            }
+            if status < 0 { try ALSAStatus.check(snd_pcm_prepare(pcm), name, "cannot recover from a suspend") }
+        case EINTR, EAGAIN:
+            return
+        default:
+            throw ALSAStatus.error(code, name, "write failed")
+        }
+    }
+
+    public func delay() -> Int {
+        guard let pcm else { return 0 }
+        var frames: snd_pcm_sframes_t = 0
+        return snd_pcm_delay(pcm, &frames) < 0 ? 0 : max(0, Int(frames))
+    }
+
+    public func rewind(_ frames: Int) -> Int {
+        guard let pcm, frames > 0 else { return 0 }
+        let possible = Int(snd_pcm_rewindable(pcm))
+        guard possible > 0 else { return 0 }
+        let taken = snd_pcm_rewind(pcm, snd_pcm_uframes_t(min(frames, possible)))
+        return taken < 0 ? 0 : Int(taken)
+    }
+
+    public func dropAndPrepare() {
+        guard let pcm else { return }
+        snd_pcm_drop(pcm)
+        // Prepare straight away: some drivers (the Raspberry Pi's among them) click if a
+        // dropped PCM is left unprepared.
+        snd_pcm_prepare(pcm)
+    }
+
+    public func drain() {
+        guard let pcm else { return }
+        snd_pcm_drain(pcm)
+        snd_pcm_prepare(pcm)
+    }
+
+    public func close() {
+        if let pcm { snd_pcm_close(pcm) }
+        pcm = nil
+        format = nil
+    }
+
+    static func alsaFormat(_ format: SampleFormat) -> snd_pcm_format_t {
+        switch format {
+        case .s16: SND_PCM_FORMAT_S16_LE
+        case .s24: SND_PCM_FORMAT_S24_3LE
+        case .s32: SND_PCM_FORMAT_S32_LE
+        }
+    }
+
+    /// Whether the machine has any sound card at all (for the null-sink fallback).
+    public static var machineHasSoundCard: Bool {
+        var card: Int32 = -1
+        return snd_card_next(&card) == 0 && card >= 0
+    }
+}

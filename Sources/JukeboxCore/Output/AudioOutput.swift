@@ -1,0 +1,61 @@
+/// The PCM layout an output is set up for.
+public struct OutputFormat: Sendable, Equatable, CustomStringConvertible {
+    public var sampleRate: Int
+    public var channels: Int
+    public var sampleFormat: SampleFormat
+
+    public init(sampleRate: Int, channels: Int, sampleFormat: SampleFormat) {
+        self.sampleRate = sampleRate
+        self.channels = channels
+        self.sampleFormat = sampleFormat
+    }
+
+    public init(_ info: StreamInfo) {
+        self.init(sampleRate: info.sampleRate, channels: info.channels, sampleFormat: info.sampleFormat)
+    }
+
+    public var bytesPerFrame: Int { channels * sampleFormat.bytesPerSample }
+    public func frames(milliseconds: Int) -> Int { sampleRate * milliseconds / 1000 }
+    public var description: String { "\(sampleRate) Hz, \(channels) ch, \(sampleFormat.bitsPerSample)-bit" }
+}
+
+/// Where the audio thread sends PCM: an ALSA PCM, or a null sink paced in real time.
+/// Only the audio thread calls it. The tests drive the player through this seam.
+public protocol AudioOutput: AnyObject {
+    var name: String { get }
+    /// The format actually configured, and how it got there (for the log).
+    var negotiated: String { get }
+    /// Frames one period holds: the unit the audio thread writes in.
+    var periodFrames: Int { get }
+
+    /// Sets the device up for `format`, reopening it if it was set up for another.
+    func configure(_ format: OutputFormat) throws
+    /// Writes whole frames, blocking until the device has room; recovers underruns.
+    func write(_ frames: UnsafeRawBufferPointer) throws
+    /// Frames written but not yet heard.
+    func delay() -> Int
+    /// Takes back up to `frames` written but unplayed frames; returns how many it took.
+    func rewind(_ frames: Int) -> Int
+    /// Discards what is queued at once and readies the device for more.
+    func dropAndPrepare()
+    /// Plays out what is queued.
+    func drain()
+    func close()
+}
+
+public enum OutputError: Error, Equatable, CustomStringConvertible {
+    /// The device is not there (unplugged, no card): may come back.
+    case unavailable(String, String)
+    /// The device refused the format or a setting.
+    case unsupported(String, String)
+    /// Any other device failure.
+    case failed(String, String)
+
+    public var description: String {
+        switch self {
+        case .unavailable(let device, let why): "\(device): unavailable: \(why)"
+        case .unsupported(let device, let why): "\(device): \(why)"
+        case .failed(let device, let why): "\(device): \(why)"
+        }
+    }
+}

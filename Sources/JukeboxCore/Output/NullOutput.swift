@@ -1,0 +1,53 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A sink that discards audio at the pace a sound card would play it, so that everything
+/// else (progress, lyrics, the socket) works on a machine with no sound card.
+public final class NullOutput: AudioOutput {
+    public let name = "null sink"
+    public private(set) var negotiated = "null sink (no sound card): audio is discarded in real time"
+    public private(set) var periodFrames = 441
+    private var format: OutputFormat?
+    /// When the frames written so far will have "played", in monotonic nanoseconds.
+    private var playedUntil: UInt64 = 0
+
+    public init() {}
+
+    public func configure(_ format: OutputFormat) throws {
+        self.format = format
+        periodFrames = format.frames(milliseconds: 10)
+    }
+
+    public func write(_ frames: UnsafeRawBufferPointer) throws {
+        guard let format else { return }
+        let now = Self.now()
+        if playedUntil < now { playedUntil = now }
+        playedUntil += UInt64(frames.count / format.bytesPerFrame) * 1_000_000_000 / UInt64(format.sampleRate)
+        // Keep about two periods queued, as a device with a short buffer would.
+        let ahead = UInt64(2 * periodFrames) * 1_000_000_000 / UInt64(format.sampleRate)
+        if playedUntil > now + ahead { Self.sleep(until: playedUntil - ahead) }
+    }
+
+    public func delay() -> Int {
+        guard let format else { return 0 }
+        let now = Self.now()
+        return playedUntil > now ? Int((playedUntil - now) * UInt64(format.sampleRate) / 1_000_000_000) : 0
+    }
+
+    public func rewind(_ frames: Int) -> Int { 0 }
+    public func dropAndPrepare() { playedUntil = 0 }
+    public func drain() { Self.sleep(until: playedUntil); playedUntil = 0 }
+    public func close() { format = nil }
+
+    static func now() -> UInt64 {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec)
+    }
+
+    static func sleep(until deadline: UInt64) {
+        var ts = timespec(tv_sec: Int(deadline / 1_000_000_000), tv_nsec: Int(deadline % 1_000_000_000))
+        while clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, nil) == EINTR {}
+    }
+}

@@ -1,0 +1,147 @@
+/// A track as the engine sees it: a file and the token that names this play of it.
+public struct TrackRef: Sendable, Equatable {
+    public var token: Int
+    public var path: String
+    public init(token: Int, path: String) { self.token = token; self.path = path }
+}
+
+/// What the engine tells the player, from its threads. The player hops these onto its
+/// own queue; the engine never waits for them to be handled.
+public enum EngineEvent: Sendable {
+    /// The decode thread opened this track (as current or as the pre-opened next).
+    case trackOpened(token: Int, info: StreamInfo, metadata: TrackMetadata)
+    /// The first frame of this track is being heard (after a load, or a gapless change).
+    case trackStarted(token: Int)
+    /// The track could not be opened or decoded; the player skips it.
+    case trackFailed(token: Int, error: String)
+    /// The decode thread moved into the pre-opened next track: time to name the one after.
+    case needNext(afterToken: Int)
+    /// The last queued audio has been played out.
+    case finished
+    /// The output failed; playback stopped at `frame` of `token`.
+    case outputFailed(error: String)
+    /// A recoverable problem (a damaged frame) worth a log line.
+    case warning(String)
+}
+
+/// What the player can read at any time without waiting for the audio thread.
+public struct EngineSnapshot: Sendable, Equatable {
+    public enum State: String, Sendable { case idle, playing, paused, stopped, failed }
+    public var state: State = .idle
+    public var token: Int?
+    /// The track frame being heard now.
+    public var frame: Int64 = 0
+    public var sampleRate: Int = 0
+    public var output: String = ""
+    public var error: String?
+}
+
+/// Plays tracks: a decode thread fills a bounded chunk queue ahead of time, and an audio
+/// thread writes it to the output. Control calls only post requests and return; nothing
+/// here blocks on disk, screen or network, and the audio thread never waits on them.
+public final class AudioEngine: @unchecked Sendable {
+    public struct Settings: Sendable {
+        /// Chunks decoded ahead (each `chunkFrames` long): about 3 s at 44.1 kHz by default.
+        public var queueChunks = 32
+        public var chunkFrames = 4096
+        /// Fade length for pause, stop and seek.
+        public var fadeMilliseconds = 5
+        public init() {}
+    }
+
+    let settings: Settings
+    let lock = ConditionLock()
+    let queue: ChunkQueue
+    let output: AudioOutput
+    let onEvent: @Sendable (EngineEvent) -> Void
+
+    // Guarded by `lock`.
+    var running = true
+    var generation = 0
+    var decodeRequest: DecodeRequest?
+    var nextTrack: TrackRef?
+    var nextTrackChanged = false
+    var outputCommands: [OutputCommand] = []
+    var published = EngineSnapshot()
+
+    private var threads: [pthread_t] = []
+
+    public init(output: AudioOutput, settings: Settings = Settings(), onEvent: @escaping @Sendable (EngineEvent) -> Void) {
+        self.output = output
+        self.settings = settings
+        self.onEvent = onEvent
+        queue = ChunkQueue(slots: settings.queueChunks, lock: lock)
+        published.output = output.name
+    }
+
+    public func start() {
+        let decode = DecodeWorker(engine: self)
+        let audio = OutputWorker(engine: self)
+        threads.append(WorkerThread.start(name: "jukebox-decode") { decode.run() })
+        threads.append(WorkerThread.start(name: "jukebox-audio", realtime: true) { audio.run() })
+    }
+
+    /// Stops both threads and closes the output.
+    public func shutdown() {
+        post { $0.running = false }
+        for thread in threads { pthread_join(thread, nil) }
+        threads.removeAll()
+    }
+
+    // MARK: Control (any thread; returns at once)
+
+    public func play(_ track: TrackRef, from frame: Int64 = 0, paused: Bool = false) {
+        post { e in
+            e.generation += 1
+            e.decodeRequest = DecodeRequest(kind: .load(track, frame), generation: e.generation)
+            e.outputCommands.append(.begin(generation: e.generation, paused: paused, token: track.token, frame: frame))
+        }
+    }
+
+    /// The track to continue with, gaplessly, when the current one ends; nil for none.
+    public func setNext(_ track: TrackRef?) {
+        post { e in
+            e.nextTrack = track
+            e.nextTrackChanged = true
+        }
+    }
+
+    public func pause() { post { $0.outputCommands.append(.pause) } }
+    public func resume() { post { $0.outputCommands.append(.resume) } }
+    public func stop() { post { $0.outputCommands.append(.stop) } }
+    public func seek(toFrame frame: Int64) { post { $0.outputCommands.append(.seek(frame)) } }
+    public func setVolume(_ volume: Int) { post { $0.outputCommands.append(.volume(volume)) } }
+
+    public var snapshot: EngineSnapshot { lock.withLock { published } }
+
+    func post(_ change: (AudioEngine) -> Void) {
+        lock.withLock {
+            change(self)
+            lock.broadcast()
+        }
+    }
+}
+
+struct DecodeRequest {
+    enum Kind {
+        case load(TrackRef, Int64)
+        /// Continue `token` from `frame` (after a pause or seek), reopening it if needed.
+        case reposition(token: Int, frame: Int64)
+        case stop
+    }
+    var kind: Kind
+    var generation: Int
+}
+
+enum OutputCommand {
+    case begin(generation: Int, paused: Bool, token: Int, frame: Int64)
+    case pause
+    case resume
+    case stop
+    case seek(Int64)
+    case volume(Int)
+}
+
+#if canImport(Glibc)
+import Glibc
+#endif

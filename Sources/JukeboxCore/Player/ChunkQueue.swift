@@ -1,0 +1,78 @@
+/// Decoded PCM on its way from the decode thread to the audio thread: a fixed ring of
+/// reusable chunks, one producer and one consumer. Buffers are allocated once per format,
+/// so steady playback allocates nothing.
+///
+/// Every chunk carries the generation it was decoded for. A seek, a stop or a new track
+/// starts a new generation, and the audio thread drops whatever is left of older ones,
+/// so neither side ever has to wait for the other to flush.
+final class PCMChunk {
+    var generation = 0
+    /// Which queued track this audio belongs to.
+    var token = 0
+    /// The track frame of the first frame here.
+    var startFrame: Int64 = 0
+    var format = OutputFormat(sampleRate: 44_100, channels: 2, sampleFormat: .s16)
+    var frames = 0
+    /// Frames the audio thread has already written from this chunk.
+    var consumed = 0
+    /// Nothing follows: the queue ended.
+    var endOfStream = false
+    private(set) var bytes: UnsafeMutableRawPointer
+    private(set) var capacity: Int
+
+    init() {
+        capacity = 0
+        bytes = UnsafeMutableRawPointer.allocate(byteCount: 1, alignment: 16)
+    }
+
+    deinit { bytes.deallocate() }
+
+    func reserve(_ byteCount: Int) {
+        guard byteCount > capacity else { return }
+        bytes.deallocate()
+        bytes = UnsafeMutableRawPointer.allocate(byteCount: byteCount, alignment: 16)
+        capacity = byteCount
+    }
+}
+
+final class ChunkQueue: @unchecked Sendable {
+    let lock: ConditionLock
+    private let slots: [PCMChunk]
+    // Guarded by `lock`. head: next to read; tail: next to write.
+    private var head = 0
+    private var tail = 0
+
+    init(slots count: Int, lock: ConditionLock) {
+        slots = (0..<count).map { _ in PCMChunk() }
+        self.lock = lock
+    }
+
+    var capacity: Int { slots.count }
+
+    /// The producer's free slot, or nil when full.
+    func slotToFill() -> PCMChunk? {
+        lock.withLock { tail - head < slots.count ? slots[tail % slots.count] : nil }
+    }
+
+    func publish() {
+        lock.withLock {
+            tail += 1
+            lock.broadcast()
+        }
+    }
+
+    /// The consumer's next chunk, or nil when empty.
+    func front() -> PCMChunk? {
+        lock.withLock { head < tail ? slots[head % slots.count] : nil }
+    }
+
+    func release() {
+        lock.withLock {
+            head += 1
+            lock.broadcast()
+        }
+    }
+
+    /// For callers already holding the lock.
+    var queuedChunksLocked: Int { tail - head }
+}

@@ -1,0 +1,150 @@
+/// The decode thread: opens tracks, decodes ahead into the chunk queue, and moves into
+/// the pre-opened next track without a gap. All file I/O happens here.
+final class DecodeWorker: @unchecked Sendable {  // confined to the decode thread
+    private let engine: AudioEngine
+    private var current: (ref: TrackRef, decoder: any AudioDecoder)?
+    private var next: (ref: TrackRef, decoder: (any AudioDecoder)?)?
+    /// The track before `current`, kept so a pause heard just before a gapless change
+    /// can go back to it.
+    private var previous: TrackRef?
+    private var generation = 0
+    /// The end-of-stream marker has been queued; nothing to do until a request.
+    private var ended = true
+    private var reportedWarnings = 0
+
+    init(engine: AudioEngine) { self.engine = engine }
+
+    func run() {
+        while true {
+            var request: DecodeRequest?
+            var nextChanged: TrackRef??
+            let keepRunning: Bool = engine.lock.withLock {
+                while engine.running, engine.decodeRequest == nil, !engine.nextTrackChanged,
+                      ended || engine.queue.queuedChunksLocked >= engine.queue.capacity {
+                    engine.lock.wait(nanoseconds: 200_000_000)
+                }
+                request = engine.decodeRequest
+                engine.decodeRequest = nil
+                if engine.nextTrackChanged {
+                    nextChanged = .some(engine.nextTrack)
+                    engine.nextTrackChanged = false
+                }
+                return engine.running
+            }
+            guard keepRunning else { return }
+            if let request { handle(request) }
+            if let nextChanged { prepareNext(nextChanged) }
+            if !ended { decodeOneChunk() }
+        }
+    }
+
+    private func handle(_ request: DecodeRequest) {
+        generation = request.generation
+        reportedWarnings = 0
+        switch request.kind {
+        case .load(let ref, let frame):
+            previous = nil
+            current = nil
+            open(ref, at: frame)
+        case .reposition(let token, let frame):
+            if let current, current.ref.token == token {
+                seek(current.decoder, to: frame, token: token)
+            } else if let previous, previous.token == token {
+                if let current { next = (current.ref, current.decoder) }
+                self.current = nil
+                open(previous, at: frame)
+            } else {
+                ended = true
+            }
+        case .stop:
+            current = nil
+            ended = true
+        }
+    }
+
+    private func open(_ ref: TrackRef, at frame: Int64) {
+        do {
+            let decoder = try AudioFile.open(ref.path)
+            engine.onEvent(.trackOpened(token: ref.token, info: decoder.info, metadata: decoder.metadata))
+            current = (ref, decoder)
+            ended = false
+            seek(decoder, to: frame, token: ref.token)
+        } catch {
+            ended = true
+            engine.onEvent(.trackFailed(token: ref.token, error: "\(error)"))
+        }
+    }
+
+    private func seek(_ decoder: any AudioDecoder, to frame: Int64, token: Int) {
+        do {
+            try decoder.seek(toFrame: frame)
+            ended = false
+        } catch {
+            ended = true
+            engine.onEvent(.trackFailed(token: token, error: "\(error)"))
+        }
+    }
+
+    /// Opens the next track now, so the change at the end is immediate.
+    private func prepareNext(_ ref: TrackRef?) {
+        guard let ref else { next = nil; return }
+        if next?.ref == ref, next?.decoder != nil { return }
+        do {
+            let decoder = try AudioFile.open(ref.path)
+            engine.onEvent(.trackOpened(token: ref.token, info: decoder.info, metadata: decoder.metadata))
+            next = (ref, decoder)
+        } catch {
+            next = nil
+            engine.onEvent(.trackFailed(token: ref.token, error: "\(error)"))
+        }
+    }
+
+    private func decodeOneChunk() {
+        guard let (ref, decoder) = current, let chunk = engine.queue.slotToFill() else { return }
+        let format = OutputFormat(decoder.info)
+        chunk.reserve(engine.settings.chunkFrames * format.bytesPerFrame)
+        let startFrame = decoder.position
+        let frames: Int
+        do {
+            frames = try decoder.read(into: UnsafeMutableRawBufferPointer(start: chunk.bytes, count: engine.settings.chunkFrames * format.bytesPerFrame))
+        } catch {
+            engine.onEvent(.warning("\(error)"))
+            frames = 0
+        }
+        reportWarnings(decoder)
+        if frames > 0 {
+            chunk.generation = generation
+            chunk.token = ref.token
+            chunk.startFrame = startFrame
+            chunk.format = format
+            chunk.frames = frames
+            chunk.consumed = 0
+            chunk.endOfStream = false
+            engine.queue.publish()
+            return
+        }
+        // The track ended: continue into the next one without a gap, or mark the end.
+        if let upcoming = next, let nextDecoder = upcoming.decoder {
+            previous = ref
+            current = (upcoming.ref, nextDecoder)
+            next = nil
+            engine.onEvent(.needNext(afterToken: upcoming.ref.token))
+            return
+        }
+        chunk.generation = generation
+        chunk.token = ref.token
+        chunk.frames = 0
+        chunk.consumed = 0
+        chunk.endOfStream = true
+        ended = true
+        engine.queue.publish()
+    }
+
+    private func reportWarnings(_ decoder: any AudioDecoder) {
+        let messages = decoder.warnings.messages
+        guard messages.count > reportedWarnings else { return }
+        for message in messages[reportedWarnings...] { engine.onEvent(.warning("\(decoder.path): \(message)")) }
+        reportedWarnings = messages.count
+    }
+}
+

@@ -1,0 +1,274 @@
+/// The audio thread: takes decoded chunks, applies volume and fades, writes them to the
+/// output one period at a time, and answers commands between periods, so pause, stop and
+/// seek take effect within one period.
+///
+/// Position is what has been heard: frames written minus the device's delay, mapped back
+/// to the track they came from. A pause rewinds what the device has not played yet (where
+/// it can), fades out over a few milliseconds, and asks the decode thread to continue from
+/// the frame heard last, so resuming neither skips nor repeats audio.
+final class OutputWorker: @unchecked Sendable {  // confined to the audio thread
+    private let engine: AudioEngine
+    private var output: AudioOutput { engine.output }
+
+    private enum State { case idle, playing, paused, stopped, failed }
+    private var state = State.idle
+    private var generation = 0
+    private var format: OutputFormat?
+    /// Frames written to the output since it was last configured or dropped.
+    private var written: Int64 = 0
+    /// Where each track's audio starts in `written`, oldest first.
+    private var segments: [(token: Int, written: Int64, frame: Int64)] = []
+    /// Where we are when nothing is playing (paused, stopped, before the first chunk).
+    private var restingPosition: (token: Int, frame: Int64)?
+    private var heardToken: Int?
+    private var volume = 100
+    private var gain = 1.0
+    private var fadeInRemaining = 0
+    private var lastError: String?
+    /// A copy of the most recent output, for fading out what a rewind takes back.
+    private var history: [UInt8] = []
+    private var historyEnd = 0  // bytes of valid history, newest at the end
+    private var scratch: [UInt8] = []
+
+    init(engine: AudioEngine) { self.engine = engine }
+
+    func run() {
+        while true {
+            var commands: [OutputCommand] = []
+            let keepRunning: Bool = engine.lock.withLock {
+                if state != .playing || engine.queue.queuedChunksLocked == 0, engine.outputCommands.isEmpty, engine.running {
+                    engine.lock.wait(nanoseconds: 20_000_000)
+                }
+                commands = engine.outputCommands
+                engine.outputCommands.removeAll()
+                return engine.running
+            }
+            guard keepRunning else {
+                if state == .playing { _ = interrupt() }
+                output.close()
+                return
+            }
+            for command in commands { handle(command) }
+            if state == .playing { playSomething() }
+            publish()
+        }
+    }
+
+    // MARK: Commands
+
+    private func handle(_ command: OutputCommand) {
+        switch command {
+        case .begin(let newGeneration, let paused, let token, let frame):
+            if state == .playing { _ = interrupt() }
+            generation = newGeneration
+            segments.removeAll()
+            written = 0
+            restingPosition = (token, frame)
+            heardToken = nil
+            lastError = nil
+            state = paused ? .paused : .playing
+            fadeInRemaining = 0
+        case .pause:
+            guard state == .playing else { return }
+            let heard = interrupt()
+            state = .paused
+            if let heard { reposition(to: heard) }
+        case .resume:
+            guard state == .paused else { return }
+            state = .playing
+            fadeInRemaining = fadeFrames
+        case .stop:
+            if state == .playing { _ = interrupt() }
+            state = .stopped
+            engine.lock.withLock {
+                engine.generation += 1
+                generation = engine.generation
+                engine.decodeRequest = DecodeRequest(kind: .stop, generation: generation)
+            }
+        case .seek(let frame):
+            guard let token = (state == .playing ? interrupt() : restingPosition)?.token else { return }
+            reposition(to: (token, max(0, frame)))
+            if state == .playing { fadeInRemaining = fadeFrames }
+        case .volume(let v):
+            volume = max(0, min(100, v))
+        }
+    }
+
+    /// Continue `position` with a fresh generation: older queued audio is dropped.
+    private func reposition(to position: (token: Int, frame: Int64)) {
+        restingPosition = position
+        segments.removeAll()
+        written = 0
+        engine.lock.withLock {
+            engine.generation += 1
+            generation = engine.generation
+            engine.decodeRequest = DecodeRequest(kind: .reposition(token: position.token, frame: position.frame), generation: generation)
+            engine.lock.broadcast()
+        }
+    }
+
+    // MARK: Playing
+
+    private var fadeFrames: Int { (format?.sampleRate ?? 44_100) * engine.settings.fadeMilliseconds / 1000 }
+
+    private func playSomething() {
+        guard let chunk = engine.queue.front() else { return }
+        if chunk.generation != generation {
+            engine.queue.release()  // audio from before a seek or stop
+            return
+        }
+        if chunk.endOfStream {
+            engine.queue.release()
+            output.drain()
+            restingPosition = heardPosition()
+            written = 0
+            segments.removeAll()
+            state = .stopped
+            engine.onEvent(.finished)
+            return
+        }
+        if chunk.format != format {
+            if format != nil { output.drain() }  // play out the old format first
+            do {
+                try output.configure(chunk.format)
+            } catch {
+                fail("\(error)")
+                return
+            }
+            format = chunk.format
+            written = 0
+            segments.removeAll()
+            history = [UInt8](repeating: 0, count: (output.periodFrames * 16 + fadeFrames) * chunk.format.bytesPerFrame)
+            historyEnd = 0
+            engine.onEvent(.warning("output: \(output.negotiated)"))
+        }
+        if segments.last?.token != chunk.token {
+            segments.append((chunk.token, written, chunk.startFrame + Int64(chunk.consumed)))
+        }
+        let fmt = chunk.format
+        let frames = min(output.periodFrames, chunk.frames - chunk.consumed)
+        let bytes = frames * fmt.bytesPerFrame
+        let source = chunk.bytes + chunk.consumed * fmt.bytesPerFrame
+        let targetGain = VolumeCurve.amplitude(volume)
+        var data = UnsafeRawBufferPointer(start: source, count: bytes)
+        if targetGain != 1 || gain != 1 || fadeInRemaining > 0 {
+            if scratch.count < bytes { scratch = [UInt8](repeating: 0, count: bytes) }
+            scratch.withUnsafeMutableBytes { s in
+                s.baseAddress!.copyMemory(from: source, byteCount: bytes)
+                GainRamp.apply(s.baseAddress!, frames: frames, format: fmt, from: gain, to: targetGain)
+                if fadeInRemaining > 0 {
+                    let n = min(frames, fadeInRemaining)
+                    let total = Double(fadeFrames)
+                    let done = Double(fadeFrames - fadeInRemaining)
+                    GainRamp.apply(s.baseAddress!, frames: n, format: fmt, from: done / total, to: (done + Double(n)) / total)
+                    fadeInRemaining -= n
+                }
+            }
+            gain = targetGain
+            data = scratch.withUnsafeBytes { UnsafeRawBufferPointer(rebasing: $0[0..<bytes]) }
+        }
+        do {
+            try output.write(data)
+        } catch {
+            fail("\(error)")
+            return
+        }
+        remember(data)
+        written += Int64(frames)
+        chunk.consumed += frames
+        if chunk.consumed >= chunk.frames { engine.queue.release() }
+        announceTrackChanges()
+    }
+
+    private func fail(_ message: String) {
+        restingPosition = heardPosition()
+        output.close()
+        format = nil
+        state = .failed
+        lastError = message
+        engine.onEvent(.outputFailed(error: message))
+    }
+
+    /// Tells the player when the first frame of a new track is heard.
+    private func announceTrackChanges() {
+        guard let heard = heardPosition(), heard.token != heardToken else { return }
+        heardToken = heard.token
+        engine.onEvent(.trackStarted(token: heard.token))
+        // Segments of tracks no longer heard are no longer needed.
+        if let at = segments.firstIndex(where: { $0.token == heard.token }), at > 0 { segments.removeFirst(at) }
+    }
+
+    /// The track and frame being heard now.
+    private func heardPosition() -> (token: Int, frame: Int64)? {
+        let heard = max(0, written - Int64(output.delay()))
+        guard let segment = segments.last(where: { $0.written <= heard }) else { return restingPosition }
+        return (segment.token, segment.frame + heard - segment.written)
+    }
+
+    /// Stops the sound within a period: takes back what the device has queued where it can,
+    /// plays a short fade-out in its place, and discards the rest. Returns the position the
+    /// listener heard last, which is where playback continues.
+    private func interrupt() -> (token: Int, frame: Int64)? {
+        guard let format else { return restingPosition }
+        let queued = output.delay()
+        let safety = output.periodFrames
+        let rewound = queued > safety + fadeFrames ? output.rewind(queued - safety) : 0
+        if rewound > 0, historyEnd >= rewound * format.bytesPerFrame {
+            written -= Int64(rewound)
+            let fade = min(fadeFrames, rewound)
+            let start = historyEnd - rewound * format.bytesPerFrame
+            var tail = Array(history[start..<(start + fade * format.bytesPerFrame)])
+            tail.withUnsafeMutableBytes { GainRamp.apply($0.baseAddress!, frames: fade, format: format, from: 1, to: 0) }
+            tail += [UInt8](repeating: 0, count: safety * format.bytesPerFrame)
+            try? tail.withUnsafeBytes { try output.write($0) }
+            written += Int64(fade)
+            let heard = heardPositionAt(written)
+            output.drain()
+            return heard
+        }
+        // The device cannot take audio back (or holds almost none): stop at once.
+        let heard = heardPosition()
+        output.dropAndPrepare()
+        return heard
+    }
+
+    private func heardPositionAt(_ mark: Int64) -> (token: Int, frame: Int64)? {
+        guard let segment = segments.last(where: { $0.written <= mark }) else { return restingPosition }
+        return (segment.token, segment.frame + mark - segment.written)
+    }
+
+    /// Keeps the most recent output for `interrupt`'s fade-out.
+    private func remember(_ data: UnsafeRawBufferPointer) {
+        guard !history.isEmpty else { return }
+        let n = min(data.count, history.count)
+        if historyEnd + n > history.count {
+            let keep = history.count - n
+            history.withUnsafeMutableBytes { h in
+                h.baseAddress!.copyMemory(from: h.baseAddress! + (historyEnd - keep), byteCount: keep)
+            }
+            historyEnd = keep
+        }
+        history.withUnsafeMutableBytes { h in
+            (h.baseAddress! + historyEnd).copyMemory(from: data.baseAddress! + (data.count - n), byteCount: n)
+        }
+        historyEnd += n
+    }
+
+    private func publish() {
+        let position = state == .playing ? heardPosition() : restingPosition
+        let snapshotState: EngineSnapshot.State = switch state {
+        case .idle: .idle
+        case .playing: .playing
+        case .paused: .paused
+        case .stopped: .stopped
+        case .failed: .failed
+        }
+        engine.lock.withLock {
+            engine.published.state = snapshotState
+            engine.published.token = position?.token
+            engine.published.frame = position?.frame ?? 0
+            engine.published.sampleRate = format?.sampleRate ?? 0
+            engine.published.error = lastError
+        }
+    }
+}

@@ -1,0 +1,97 @@
+import Foundation
+import Testing
+@testable import JukeboxCore
+
+/// The whole engine through real alsa-lib: its `file` PCM (with a `null` slave) records
+/// exactly what the player sent, which is compared with the decoder's own output.
+@Suite(.serialized) struct EngineALSATests {
+    let fx = Fixtures.shared
+
+    func engine(recordingTo path: String, log: EventLog) -> AudioEngine {
+        try? FileManager.default.removeItem(atPath: path)
+        let output = ALSAOutput(.init(device: "file:FILE=\(path),FORMAT=raw", allowConversion: false))
+        let engine = AudioEngine(output: output) { log.append($0) }
+        engine.start()
+        return engine
+    }
+
+    func recording(_ path: String) throws -> Data { try Data(contentsOf: URL(fileURLWithPath: path)) }
+
+    @Test func playsOneTrackSampleForSample() throws {
+        let log = EventLog()
+        let file = fx.path("rec-one.raw")
+        let engine = engine(recordingTo: file, log: log)
+        engine.play(TrackRef(token: 1, path: fx.path("music24.flac")))
+        #expect(log.wait { $0.isFinished })
+        engine.shutdown()
+        #expect(log.all.compactMap(\.failure).isEmpty)
+        #expect(try recording(file) == (try fx.flacReference("music24.flac")))
+    }
+
+    @Test func gaplessAcrossTwoTracksCutFromOneSignal() throws {
+        // One continuous signal, cut at a sample boundary into two files.
+        try Tools.run("sox", [fx.path("music16.wav"), fx.path("part-a.flac"), "trim", "0", "100003s"])
+        try Tools.run("sox", [fx.path("music16.wav"), fx.path("part-b.flac"), "trim", "100003s"])
+        let log = EventLog()
+        let file = fx.path("rec-gapless.raw")
+        let engine = engine(recordingTo: file, log: log)
+        engine.setNext(TrackRef(token: 2, path: fx.path("part-b.flac")))
+        engine.play(TrackRef(token: 1, path: fx.path("part-a.flac")))
+        #expect(log.wait { $0.isFinished })
+        engine.shutdown()
+        let whole = try Tools.run("sox", [fx.path("music16.wav"), "-t", "raw", "-"]).stdout
+        #expect(try recording(file) == whole)
+        #expect(log.all.contains { if case .trackStarted(2) = $0 { true } else { false } })
+    }
+
+    @Test func pauseAndResumeLoseAndRepeatNothing() throws {
+        let log = EventLog()
+        let file = fx.path("rec-pause.raw")
+        let engine = engine(recordingTo: file, log: log)
+        engine.play(TrackRef(token: 1, path: fx.path("music16.flac")))
+        // Pause somewhere in the middle, then resume.
+        while engine.snapshot.frame < 50_000 { usleep(200) }
+        engine.pause()
+        while engine.snapshot.state != .paused { usleep(200) }
+        let pausedAt = engine.snapshot.frame
+        usleep(100_000)
+        #expect(engine.snapshot.frame == pausedAt)
+        engine.resume()
+        #expect(log.wait { $0.isFinished })
+        engine.shutdown()
+
+        let reference = try fx.flacReference("music16.flac")
+        let recorded = try recording(file)
+        // Nothing lost, nothing repeated: the recording is the track, frame for frame,
+        // except for the fade-in after the resume.
+        #expect(recorded.count == reference.count)
+        let fade = 44_100 * 5 / 1000
+        let resumeByte = Int(pausedAt) * 4
+        #expect(recorded.prefix(resumeByte) == reference.prefix(resumeByte))
+        #expect(recorded.suffix(from: resumeByte + fade * 4) == reference.suffix(from: resumeByte + fade * 4))
+    }
+
+    @Test func seekContinuesFromTheTarget() throws {
+        let log = EventLog()
+        let file = fx.path("rec-seek.raw")
+        let engine = engine(recordingTo: file, log: log)
+        engine.play(TrackRef(token: 1, path: fx.path("music16.flac")), paused: true)
+        engine.seek(toFrame: 200_000)
+        engine.resume()
+        #expect(log.wait { $0.isFinished })
+        engine.shutdown()
+        let reference = try fx.flacReference("music16.flac")
+        let fade = 44_100 * 5 / 1000
+        let recorded = try recording(file)
+        #expect(recorded.count == reference.count - 200_000 * 4)
+        #expect(recorded.suffix(from: fade * 4) == reference.suffix(from: 200_000 * 4 + fade * 4))
+    }
+
+    @Test func anUndecodableTrackIsReported() throws {
+        let log = EventLog()
+        let engine = engine(recordingTo: fx.path("rec-bad.raw"), log: log)
+        engine.play(TrackRef(token: 9, path: try fx.write("engine-junk.flac", [1, 2, 3])))
+        #expect(log.wait { if case .trackFailed(9, _) = $0 { true } else { false } })
+        engine.shutdown()
+    }
+}
