@@ -1,0 +1,365 @@
+import Dispatch
+
+/// The engine as the player drives it; `AudioEngine` in the box, a recorder in tests.
+public protocol PlaybackEngine: AnyObject, Sendable {
+    func play(_ track: TrackRef, from frame: Int64, paused: Bool)
+    func setNext(_ track: TrackRef?)
+    func pause()
+    func resume()
+    func stop()
+    func seek(toFrame frame: Int64)
+    func setVolume(_ volume: Int)
+    var snapshot: EngineSnapshot { get }
+}
+
+extension AudioEngine: PlaybackEngine {}
+
+/// The player: an explicit state machine over the queue and the engine.
+///
+/// Everything runs on one serial queue: commands from any input, events from the engine's
+/// threads, and observer notifications. Nothing on it waits for the audio thread; the
+/// engine's position is read from the snapshot it publishes.
+public final class Player: @unchecked Sendable {
+    public struct Settings: Sendable, Equatable {
+        /// "Previous" restarts the track when more than this much has played.
+        public var previousRestartSeconds = 3.0
+        public var volumeStep = 5
+        public var startVolume = 60
+        public var minimumVolume = 0
+        public var maximumVolume = 100
+        /// While fast-forward or rewind is held: skip this far, this often.
+        public var scanStepSeconds = 5.0
+        public var scanIntervalMilliseconds = 250
+        public var resumeAfterInterruption = true
+        public var mode = PlayMode.once
+        public var historyLimit = 100
+        public init() {}
+    }
+
+    public let queue = DispatchQueue(label: "jukebox.player")
+    private let engine: PlaybackEngine
+    private var settings: Settings
+
+    // Confined to `queue`.
+    private var tracks: [String] = []
+    private var playQueue: PlayQueue<SystemRandom>
+    private var state = PlayerState.stopped
+    private var volume: Int
+    private var lastError: String?
+    private var nextToken = 1
+    /// Which queue position each token plays, and what the decode thread found in it.
+    private var tokens: [Int: Int] = [:]
+    private var opened: [Int: (info: StreamInfo, metadata: TrackMetadata)] = [:]
+    private var currentToken: Int?
+    private var pendingNext: (token: Int, position: Int)?
+    private var wasPlayingBeforeInterruption = false
+    private var interrupted = false
+    private var scanTimer: DispatchSourceTimer?
+    private var consecutiveFailures = 0
+    private var observers: [Int: @Sendable (PlayerEvent) -> Void] = [:]
+    private var nextObserver = 0
+    private var ticker: DispatchSourceTimer?
+
+    public init(engine: PlaybackEngine, settings: Settings = Settings()) {
+        self.engine = engine
+        self.settings = settings
+        volume = max(settings.minimumVolume, min(settings.maximumVolume, settings.startVolume))
+        playQueue = PlayQueue(count: 0, mode: settings.mode, historyLimit: settings.historyLimit, generator: SystemRandom())
+        engine.setVolume(volume)
+    }
+
+    // MARK: Public interface (any thread)
+
+    public func send(_ command: PlayerCommand) { queue.async { self.handle(command) } }
+
+    /// Engine events arrive here from the engine's threads.
+    public func engineEvent(_ event: EngineEvent) { queue.async { self.handle(event) } }
+
+    /// Replaces the queue; the current track keeps playing if it is still in it.
+    public func setTracks(_ paths: [String]) {
+        queue.async {
+            let currentPath = self.playQueue.current.map { self.tracks[$0] }
+            self.tracks = paths
+            let kept = currentPath.flatMap { paths.firstIndex(of: $0) }
+            self.playQueue.reset(count: paths.count, current: kept)
+            if let kept, let token = self.currentToken { self.tokens[token] = kept }
+            self.scheduleNext()
+            self.notify()
+        }
+    }
+
+    public func updateSettings(_ new: Settings) {
+        queue.async {
+            self.settings = new
+            self.playQueue.setMode(new.mode)
+            self.setVolume(self.volume)
+            self.scheduleNext()
+            self.notify()
+        }
+    }
+
+    public var status: PlayerStatus { queue.sync { makeStatus() } }
+    public var trackList: [String] { queue.sync { tracks } }
+
+    @discardableResult
+    public func observe(_ handler: @escaping @Sendable (PlayerEvent) -> Void) -> Int {
+        queue.sync {
+            nextObserver += 1
+            observers[nextObserver] = handler
+            return nextObserver
+        }
+    }
+
+    public func removeObserver(_ id: Int) { queue.async { self.observers[id] = nil } }
+
+    // MARK: Commands
+
+    private func handle(_ command: PlayerCommand) {
+        switch command {
+        case .play:
+            switch state {
+            case .paused: resumePlayback()
+            case .playing, .loading: break
+            case .stopped, .error: start(position: playQueue.current ?? playQueue.next() ?? 0)
+            }
+        case .playPosition(let position):
+            guard playQueue.jump(to: position) != nil else { return }
+            start(position: position)
+        case .pause:
+            if state == .playing || state == .loading { pausePlayback() }
+        case .toggle:
+            handle(state == .playing || state == .loading ? .pause : .play)
+        case .stop:
+            stopScanning()
+            engine.stop()
+            currentToken = nil
+            state = .stopped
+        case .next:
+            guard let position = playQueue.next() else { return stopAtEnd() }
+            start(position: position, paused: state == .paused)
+        case .previous:
+            if elapsed > settings.previousRestartSeconds {
+                seek(to: 0)
+            } else if let position = playQueue.previous() {
+                start(position: position, paused: state == .paused)
+            }
+        case .seek(let seconds):
+            seek(to: seconds)
+        case .skip(let delta):
+            let target = elapsed + delta
+            if target >= duration, duration > 0 { handle(.next) } else { seek(to: max(0, target)) }
+        case .seekFraction(let fraction):
+            seek(to: max(0, min(1, fraction)) * duration)
+        case .setVolume(let v):
+            setVolume(v)
+        case .volumeStep(let steps):
+            setVolume(volume + steps * settings.volumeStep)
+        case .setMode(let mode):
+            settings.mode = mode
+            playQueue.setMode(mode)
+            scheduleNext()
+        case .cycleMode:
+            handle(.setMode(playQueue.mode.cycled))
+        case .fastForward(.begin): startScanning(+settings.scanStepSeconds)
+        case .rewind(.begin): startScanning(-settings.scanStepSeconds)
+        case .fastForward(.end), .rewind(.end): stopScanning()
+        case .interruptionBegan:
+            guard !interrupted else { return }
+            interrupted = true
+            wasPlayingBeforeInterruption = state == .playing || state == .loading
+            if wasPlayingBeforeInterruption { pausePlayback() }
+        case .interruptionEnded:
+            guard interrupted else { return }
+            interrupted = false
+            if wasPlayingBeforeInterruption, settings.resumeAfterInterruption, state == .paused { resumePlayback() }
+        }
+        notify()
+    }
+
+    private func start(position: Int, fromFrame frame: Int64 = 0, paused: Bool = false) {
+        guard position >= 0, position < tracks.count else { return stopAtEnd() }
+        let token = nextToken
+        nextToken += 1
+        tokens[token] = position
+        currentToken = token
+        pendingNext = nil
+        engine.play(TrackRef(token: token, path: tracks[position]), from: frame, paused: paused)
+        state = paused ? .paused : .loading
+        scheduleNext()
+        startTicker()
+    }
+
+    private func pausePlayback() {
+        stopScanning()
+        engine.pause()
+        state = .paused
+    }
+
+    private func resumePlayback() {
+        engine.resume()
+        state = .playing
+    }
+
+    private func seek(to seconds: Double) {
+        guard let info = currentInfo else { return }
+        engine.seek(toFrame: info.frame(atSeconds: min(seconds, info.durationSeconds)))
+    }
+
+    private func setVolume(_ requested: Int) {
+        volume = max(settings.minimumVolume, min(settings.maximumVolume, requested))
+        engine.setVolume(volume)
+    }
+
+    private func stopAtEnd() {
+        stopScanning()
+        engine.stop()
+        currentToken = nil
+        state = .stopped
+    }
+
+    /// Names the track after the current one, so the engine can open it early and
+    /// continue without a gap.
+    private func scheduleNext() {
+        guard currentToken != nil, let position = playQueue.peekAfterNaturalEnd(), position < tracks.count else {
+            pendingNext = nil
+            engine.setNext(nil)
+            return
+        }
+        if pendingNext?.position == position { return }
+        let token = nextToken
+        nextToken += 1
+        tokens[token] = position
+        pendingNext = (token, position)
+        engine.setNext(TrackRef(token: token, path: tracks[position]))
+    }
+
+    private func startScanning(_ step: Double) {
+        stopScanning()
+        guard state == .playing || state == .paused else { return }
+        handle(.skip(seconds: step))
+        let timer = DispatchSource.makeTimerSource(queue: queue)
+        let interval = DispatchTimeInterval.milliseconds(settings.scanIntervalMilliseconds)
+        timer.schedule(deadline: .now() + interval, repeating: interval)
+        timer.setEventHandler { [weak self] in self?.handle(.skip(seconds: step)) }
+        timer.resume()
+        scanTimer = timer
+    }
+
+    private func stopScanning() {
+        scanTimer?.cancel()
+        scanTimer = nil
+    }
+
+    // MARK: Engine events
+
+    private func handle(_ event: EngineEvent) {
+        switch event {
+        case .trackOpened(let token, let info, let metadata):
+            opened[token] = (info, metadata)
+            consecutiveFailures = 0
+        case .trackStarted(let token):
+            guard token != currentToken || state == .loading else { break }
+            if token != currentToken, let pending = pendingNext, pending.token == token {
+                // A gapless change: the previous track completed by itself.
+                let finished = playQueue.current ?? 0
+                _ = playQueue.advanceAfterNaturalEnd()
+                emit(.completed(position: finished, queueEnded: false))
+                currentToken = token
+                pendingNext = nil
+                scheduleNext()
+            }
+            if state == .loading { state = .playing }
+            forgetOldTokens()
+        case .needNext:
+            break
+        case .finished:
+            let finished = playQueue.current ?? 0
+            if let position = playQueue.advanceAfterNaturalEnd() {
+                emit(.completed(position: finished, queueEnded: false))
+                start(position: position)
+            } else {
+                emit(.completed(position: finished, queueEnded: true))
+                currentToken = nil
+                state = .stopped
+            }
+        case .trackFailed(let token, let error):
+            guard let position = tokens[token] else { break }
+            lastError = error
+            emit(.trackSkipped(path: tracks[safe: position] ?? "?", reason: error))
+            if token == pendingNext?.token {
+                pendingNext = nil  // found again when the current track ends
+            } else if token == currentToken {
+                consecutiveFailures += 1
+                guard consecutiveFailures < tracks.count, let next = playQueue.next() else {
+                    state = .error
+                    currentToken = nil
+                    break
+                }
+                start(position: next)
+            }
+        case .outputFailed(let error):
+            lastError = error
+            state = .error
+        case .warning:
+            break
+        }
+        notify()
+    }
+
+    private func forgetOldTokens() {
+        let keep = Set([currentToken, pendingNext?.token].compactMap { $0 })
+        tokens = tokens.filter { keep.contains($0.key) || $0.key > (currentToken ?? 0) }
+        opened = opened.filter { keep.contains($0.key) || $0.key > (currentToken ?? 0) }
+    }
+
+    // MARK: Status
+
+    private var currentInfo: StreamInfo? { currentToken.flatMap { opened[$0]?.info } }
+
+    private var elapsed: Double {
+        let snapshot = engine.snapshot
+        guard let token = currentToken, snapshot.token == token, let info = opened[token]?.info else { return 0 }
+        return Double(snapshot.frame) / Double(info.sampleRate)
+    }
+
+    private var duration: Double { currentInfo?.durationSeconds ?? 0 }
+
+    private func makeStatus() -> PlayerStatus {
+        var s = PlayerStatus()
+        s.state = state
+        s.queueLength = tracks.count
+        s.queuePosition = currentToken != nil ? playQueue.current : nil
+        s.path = s.queuePosition.flatMap { tracks[safe: $0] }
+        s.metadata = currentToken.flatMap { opened[$0]?.metadata }
+        s.info = currentInfo
+        s.elapsed = elapsed
+        s.duration = duration
+        s.mode = playQueue.mode
+        s.volume = volume
+        s.lastError = lastError ?? engine.snapshot.error
+        return s
+    }
+
+    private func notify() { emit(.statusChanged(makeStatus())) }
+
+    private func emit(_ event: PlayerEvent) {
+        for observer in observers.values { observer(event) }
+    }
+
+    /// While playing, observers also hear about progress once a second.
+    private func startTicker() {
+        guard ticker == nil else { return }
+        let timer = DispatchSource.makeTimerSource(queue: queue)
+        timer.schedule(deadline: .now() + 1, repeating: 1)
+        timer.setEventHandler { [weak self] in
+            guard let self, self.state == .playing else { return }
+            self.notify()
+        }
+        timer.resume()
+        ticker = timer
+    }
+}
+
+extension Array {
+    subscript(safe index: Int) -> Element? { indices.contains(index) ? self[index] : nil }
+}

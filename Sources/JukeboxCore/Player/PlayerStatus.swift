@@ -1,0 +1,51 @@
+/// The player's states. `completed` is an event, not a state: see `PlayerEvent`.
+public enum PlayerState: String, Sendable, Codable {
+    case stopped, loading, playing, paused, error
+}
+
+/// What observers (the screen, state saving, the control socket) are told.
+public struct PlayerStatus: Sendable, Equatable {
+    public var state: PlayerState = .stopped
+    /// The current track's place in the queue, and its file.
+    public var queuePosition: Int?
+    public var queueLength = 0
+    public var path: String?
+    public var metadata: TrackMetadata?
+    public var info: StreamInfo?
+    public var elapsed: Double = 0
+    public var duration: Double = 0
+    /// How much of a streamed track has arrived (0–1); local files are always 1.
+    public var buffered: Double = 1
+    public var mode: PlayMode = .once
+    public var volume = 100
+    public var lastError: String?
+
+    public var progress: Double { duration > 0 ? min(1, max(0, elapsed / duration)) : 0 }
+
+    /// A short human line: "▶ 1:02 / 3:45 Title — Artist".
+    public var summary: String {
+        let symbol = switch state {
+        case .playing: "▶"
+        case .paused: "⏸"
+        case .stopped: "⏹"
+        case .loading: "…"
+        case .error: "!"
+        }
+        let title = metadata?.title ?? path.map { String($0.split(separator: "/").last ?? "") } ?? "nothing queued"
+        let artist = metadata?.artist.map { " — \($0)" } ?? ""
+        return "\(symbol) \(Self.clock(elapsed)) / \(Self.clock(duration)) \(title)\(artist)"
+    }
+
+    public static func clock(_ seconds: Double) -> String {
+        let s = Int(max(0, seconds))
+        return "\(s / 60):\(String(s % 60).leftPadded(to: 2))"
+    }
+}
+
+/// Things that happen, as opposed to what is (the status).
+public enum PlayerEvent: Sendable, Equatable {
+    case statusChanged(PlayerStatus)
+    /// A track ended by itself (the `completed` event); `queueEnded` when nothing follows.
+    case completed(position: Int, queueEnded: Bool)
+    case trackSkipped(path: String, reason: String)
+}

@@ -1,0 +1,233 @@
+import Foundation
+import Testing
+@testable import JukeboxCore
+
+/// Records what the player asks of the engine; the test plays the engine's part.
+final class FakeEngine: PlaybackEngine, @unchecked Sendable {
+    enum Call: Equatable {
+        case play(token: Int, path: String, frame: Int64, paused: Bool)
+        case setNext(String?)
+        case pause, resume, stop
+        case seek(Int64)
+        case volume(Int)
+    }
+    private let lock = NSLock()
+    private var _calls: [Call] = []
+    private var _snapshot = EngineSnapshot()
+    var nextToken: Int?
+
+    var calls: [Call] { lock.withLock { _calls } }
+    var snapshot: EngineSnapshot {
+        get { lock.withLock { _snapshot } }
+        set { lock.withLock { _snapshot = newValue } }
+    }
+    var lastPlayToken: Int? {
+        calls.reversed().compactMap { if case .play(let t, _, _, _) = $0 { t } else { nil } }.first
+    }
+    private func record(_ call: Call) { lock.withLock { _calls.append(call) } }
+
+    func play(_ track: TrackRef, from frame: Int64, paused: Bool) { record(.play(token: track.token, path: track.path, frame: frame, paused: paused)) }
+    func setNext(_ track: TrackRef?) { lock.withLock { nextToken = track?.token }; record(.setNext(track?.path)) }
+    func pause() { record(.pause) }
+    func resume() { record(.resume) }
+    func stop() { record(.stop) }
+    func seek(toFrame frame: Int64) { record(.seek(frame)) }
+    func setVolume(_ volume: Int) { record(.volume(volume)) }
+}
+
+@Suite struct PlayerTests {
+    let info = StreamInfo(sampleRate: 1000, channels: 2, sampleFormat: .s16, totalFrames: 60_000)
+
+    func player(_ count: Int = 4, _ configure: (inout Player.Settings) -> Void = { _ in }) -> (Player, FakeEngine) {
+        var settings = Player.Settings()
+        configure(&settings)
+        let engine = FakeEngine()
+        let player = Player(engine: engine, settings: settings)
+        player.setTracks((0..<count).map { "/music/\($0).flac" })
+        return (player, engine)
+    }
+
+    /// Plays the engine's part for the track just started: opened, then heard.
+    func startHearing(_ player: Player, _ engine: FakeEngine, at frame: Int64 = 0) {
+        _ = player.status  // let the player's queue catch up
+        let token = engine.lastPlayToken!
+        player.engineEvent(.trackOpened(token: token, info: info, metadata: TrackMetadata()))
+        engine.snapshot = EngineSnapshot(state: .playing, token: token, frame: frame, sampleRate: 1000)
+        player.engineEvent(.trackStarted(token: token))
+    }
+
+    @Test func playGoesThroughLoadingToPlaying() {
+        let (player, engine) = player()
+        player.perform(.play)
+        #expect(player.status.state == .loading)
+        #expect(engine.calls.contains(.play(token: engine.lastPlayToken!, path: "/music/0.flac", frame: 0, paused: false)))
+        #expect(engine.calls.contains(.setNext("/music/1.flac")))  // opened ahead, for a gapless change
+        startHearing(player, engine, at: 2500)
+        let status = player.status
+        #expect(status.state == .playing)
+        #expect(status.queuePosition == 0)
+        #expect(status.elapsed == 2.5)
+        #expect(status.duration == 60)
+        #expect(abs(status.progress - 2.5 / 60) < 1e-9)
+    }
+
+    @Test func toggleAndPauseAndStop() {
+        let (player, engine) = player()
+        player.perform(.play)
+        startHearing(player, engine)
+        player.perform(.toggle)
+        #expect(player.status.state == .paused)
+        player.perform(.toggle)
+        #expect(player.status.state == .playing)
+        #expect(engine.calls.suffix(2) == [.pause, .resume])
+        player.perform(.stop)
+        #expect(player.status.state == .stopped)
+    }
+
+    @Test func previousRestartsAfterThreeSecondsElseGoesBack() {
+        let (player, engine) = player()
+        player.perform(.playPosition(2))
+        startHearing(player, engine, at: 5000)
+        player.perform(.previous)
+        #expect(engine.calls.last == .seek(0))
+        engine.snapshot.frame = 1000
+        player.perform(.previous)
+        _ = player.status
+        #expect(engine.calls.contains { if case .play(_, "/music/1.flac", 0, false) = $0 { true } else { false } })
+    }
+
+    @Test func gaplessChangeAdvancesTheQueueAndSchedulesTheFollowingTrack() {
+        let (player, engine) = player()
+        let completed = Recorder<PlayerEvent>()
+        player.observe { event in if case .completed = event { completed.append(event) } }
+        player.perform(.play)
+        startHearing(player, engine)
+        _ = player.status
+        let nextToken = engine.nextToken!
+        engine.snapshot = EngineSnapshot(state: .playing, token: nextToken, frame: 0, sampleRate: 1000)
+        player.engineEvent(.trackOpened(token: nextToken, info: info, metadata: TrackMetadata()))
+        player.engineEvent(.trackStarted(token: nextToken))
+        #expect(player.status.queuePosition == 1)
+        #expect(engine.calls.last == .setNext("/music/2.flac"))
+        #expect(completed.items == [.completed(position: 0, queueEnded: false)])
+    }
+
+    @Test func queueEndInOnceModeStops() {
+        let (player, engine) = player(1)
+        player.perform(.play)
+        startHearing(player, engine)
+        player.engineEvent(.finished)
+        #expect(player.status.state == .stopped)
+    }
+
+    @Test func undecodableTrackIsSkipped() {
+        let (player, engine) = player()
+        player.perform(.play)
+        _ = player.status
+        let token = engine.lastPlayToken!
+        player.engineEvent(.trackFailed(token: token, error: "/music/0.flac: corrupt"))
+        _ = player.status
+        #expect(engine.lastPlayToken != token)
+        #expect(engine.calls.contains { if case .play(_, "/music/1.flac", 0, false) = $0 { true } else { false } })
+        #expect(player.status.lastError == "/music/0.flac: corrupt")
+    }
+
+    @Test func allTracksFailingEndsInError() {
+        let (player, engine) = player(3)
+        player.perform(.play)
+        _ = player.status
+        for _ in 0..<3 { player.engineEvent(.trackFailed(token: engine.lastPlayToken!, error: "bad")); _ = player.status }
+        #expect(player.status.state == .error)
+    }
+
+    @Test func volumeStaysWithinTheConfiguredLimits() {
+        let (player, engine) = player { $0.startVolume = 50; $0.minimumVolume = 10; $0.maximumVolume = 70; $0.volumeStep = 15 }
+        #expect(player.status.volume == 50)
+        player.perform(.volumeStep(+1))
+        player.perform(.volumeStep(+1))
+        #expect(player.status.volume == 70)
+        player.perform(.setVolume(0))
+        #expect(player.status.volume == 10)
+        #expect(engine.calls.last == .volume(10))
+    }
+
+    @Test func skipAndSeekFraction() {
+        let (player, engine) = player()
+        player.perform(.play)
+        startHearing(player, engine, at: 20_000)
+        player.perform(.skip(seconds: 10))
+        #expect(engine.calls.last == .seek(30_000))
+        player.perform(.skip(seconds: -30))
+        #expect(engine.calls.last == .seek(0))
+        player.perform(.seekFraction(0.5))
+        #expect(engine.calls.last == .seek(30_000))
+        player.perform(.skip(seconds: 50))  // past the end: next track
+        _ = player.status
+        #expect(engine.calls.contains { if case .play(_, "/music/1.flac", 0, false) = $0 { true } else { false } })
+    }
+
+    @Test func interruptionPausesAndResumesOnlyIfItWasPlaying() {
+        let (player, engine) = player()
+        player.perform(.play)
+        startHearing(player, engine)
+        player.perform(.interruptionBegan)
+        #expect(player.status.state == .paused)
+        player.perform(.interruptionEnded)
+        #expect(player.status.state == .playing)
+
+        player.perform(.pause)
+        player.perform(.interruptionBegan)
+        player.perform(.interruptionEnded)
+        #expect(player.status.state == .paused)
+    }
+
+    @Test func interruptionDoesNotResumeWhenConfiguredNotTo() {
+        let (player, engine) = player { $0.resumeAfterInterruption = false }
+        player.perform(.play)
+        startHearing(player, engine)
+        player.perform(.interruptionBegan)
+        player.perform(.interruptionEnded)
+        #expect(player.status.state == .paused)
+    }
+
+    @Test func holdingFastForwardSkipsRepeatedlyUntilReleased() throws {
+        let (player, engine) = player { $0.scanStepSeconds = 2; $0.scanIntervalMilliseconds = 20 }
+        player.perform(.play)
+        startHearing(player, engine, at: 1000)
+        player.perform(.fastForward(.begin))
+        usleep(110_000)
+        player.perform(.fastForward(.end))
+        _ = player.status
+        let seeks = engine.calls.filter { if case .seek = $0 { true } else { false } }.count
+        #expect(seeks >= 3)
+        usleep(60_000)
+        let after = engine.calls.filter { if case .seek = $0 { true } else { false } }.count
+        #expect(after == seeks)
+    }
+
+    @Test func modeCycleReschedulesTheNextTrack() {
+        let (player, engine) = player()
+        player.perform(.play)
+        startHearing(player, engine)
+        player.perform(.setMode(.repeatOne))
+        #expect(player.status.mode == .repeatOne)
+        #expect(engine.calls.last == .setNext("/music/0.flac"))
+        player.perform(.cycleMode)
+        #expect(player.status.mode == .shuffle)
+    }
+}
+
+final class Recorder<T: Sendable>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var _items: [T] = []
+    func append(_ item: T) { lock.withLock { _items.append(item) } }
+    var items: [T] { lock.withLock { _items } }
+}
+
+extension Player {
+    /// Sends a command and waits until the player's queue has handled it.
+    func perform(_ command: PlayerCommand) {
+        send(command)
+        _ = status
+    }
+}
