@@ -102,7 +102,13 @@ final class OutputWorker: @unchecked Sendable {  // confined to the audio thread
         engine.lock.withLock {
             engine.generation += 1
             generation = engine.generation
-            engine.decodeRequest = DecodeRequest(kind: .reposition(token: position.token, frame: position.frame), generation: generation)
+            if case .load(let ref, _)? = engine.decodeRequest?.kind, ref.token == position.token {
+                // The decode thread has not opened the track yet: open it at the new place.
+                engine.decodeRequest = DecodeRequest(kind: .load(ref, position.frame), generation: generation)
+            } else {
+                engine.decodeRequest = DecodeRequest(kind: .reposition(token: position.token, frame: position.frame),
+                                                     generation: generation)
+            }
             engine.lock.broadcast()
         }
     }
