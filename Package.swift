@@ -9,6 +9,8 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
     ],
     targets: [
         // One systemLibrary target per C library: a module map over a one-line
@@ -21,7 +23,11 @@ let package = Package(
         // Everything the daemon does lives here, so the executable and the tests share it.
         .target(
             name: "JukeboxCore",
-            dependencies: ["CAlsa", "CGpiod", "CFlac", "CMpg123"]
+            dependencies: [
+                "CAlsa", "CGpiod", "CFlac", "CMpg123",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "TOMLKit", package: "TOMLKit"),
+            ]
         ),
         .executableTarget(
             name: "Jukebox",

@@ -1,0 +1,200 @@
+import TOMLKit
+
+/// A configuration problem, located: `PATH:LINE:COLUMN: reason`.
+public struct ConfigError: Error, CustomStringConvertible, Equatable {
+    public var path: String
+    public var line: Int
+    public var column: Int
+    public var reason: String
+    public var description: String { "\(path):\(line):\(column): \(reason)" }
+}
+
+/// Reads `jukebox.toml`. Syntax comes from TOMLKit; this checks meaning: unknown
+/// sections and keys (typos), wrong types and out-of-range values are all errors with the
+/// line and column of the key, so a mistake made over SSH is named, not guessed at.
+public enum ConfigLoader {
+    public static func load(path: String) throws -> JukeboxConfig {
+        let bytes: [UInt8]
+        do {
+            bytes = try FileReader.contents(of: path, limit: 1 << 20)
+        } catch let error as MediaError {
+            throw ConfigError(path: path, line: 0, column: 0, reason: error.reason)
+        }
+        return try parse(String(decoding: bytes, as: UTF8.self), path: path)
+    }
+
+    public static func parse(_ text: String, path: String) throws -> JukeboxConfig {
+        let table: TOMLTable
+        do {
+            table = try TOMLTable(string: text)
+        } catch let error as TOMLParseError {
+            throw ConfigError(path: path, line: error.source.begin.line, column: error.source.begin.column,
+                              reason: error.description)
+        }
+        var reader = Reader(table: table, locator: KeyLocator(text: text), path: path)
+        return try reader.read()
+    }
+
+    struct Reader {
+        let table: TOMLTable
+        let locator: KeyLocator
+        let path: String
+
+        mutating func read() throws -> JukeboxConfig {
+            var c = JukeboxConfig()
+            try allow(table, nil, ["library", "playback", "audio", "control"])
+            if let t = try section("library") {
+                try allow(t, "library", ["music_dir", "playlists_dir"])
+                c.library.musicDirectory = try string(t, "library", "music_dir") ?? c.library.musicDirectory
+                c.library.playlistsDirectory = try string(t, "library", "playlists_dir") ?? c.library.playlistsDirectory
+            }
+            if let t = try section("playback") {
+                let s = "playback"
+                try allow(t, s, ["autoplay", "mode", "start_volume", "min_volume", "max_volume", "volume_step",
+                                 "previous_restart_seconds", "skip_seconds", "scan_step_seconds", "scan_interval_ms",
+                                 "resume_after_interruption", "history_size"])
+                var p = c.playback.player
+                c.playback.autoplay = try bool(t, s, "autoplay") ?? c.playback.autoplay
+                if let mode = try string(t, s, "mode") {
+                    guard let m = PlayMode(rawValue: mode) else {
+                        throw error(s, "mode", "mode must be one of \(PlayMode.allCases.map(\.rawValue).joined(separator: ", ")), not \"\(mode)\"")
+                    }
+                    p.mode = m
+                }
+                p.startVolume = try int(t, s, "start_volume", 0...100) ?? p.startVolume
+                p.minimumVolume = try int(t, s, "min_volume", 0...100) ?? p.minimumVolume
+                p.maximumVolume = try int(t, s, "max_volume", 0...100) ?? p.maximumVolume
+                p.volumeStep = try int(t, s, "volume_step", 1...50) ?? p.volumeStep
+                p.previousRestartSeconds = try double(t, s, "previous_restart_seconds", 0...60) ?? p.previousRestartSeconds
+                c.playback.skipSeconds = try double(t, s, "skip_seconds", 1...600) ?? c.playback.skipSeconds
+                p.scanStepSeconds = try double(t, s, "scan_step_seconds", 1...120) ?? p.scanStepSeconds
+                p.scanIntervalMilliseconds = try int(t, s, "scan_interval_ms", 50...5000) ?? p.scanIntervalMilliseconds
+                p.resumeAfterInterruption = try bool(t, s, "resume_after_interruption") ?? p.resumeAfterInterruption
+                p.historyLimit = try int(t, s, "history_size", 1...10_000) ?? p.historyLimit
+                if p.minimumVolume > p.maximumVolume {
+                    throw error(s, "min_volume", "min_volume (\(p.minimumVolume)) is above max_volume (\(p.maximumVolume))")
+                }
+                c.playback.player = p
+            }
+            if let t = try section("audio") {
+                let s = "audio"
+                try allow(t, s, ["device", "allow_conversion", "buffer_ms", "period_ms"])
+                var o = c.audio.output
+                o.device = try string(t, s, "device") ?? o.device
+                o.allowConversion = try bool(t, s, "allow_conversion") ?? o.allowConversion
+                o.bufferMilliseconds = try int(t, s, "buffer_ms", 20...2000) ?? o.bufferMilliseconds
+                o.periodMilliseconds = try int(t, s, "period_ms", 2...100) ?? o.periodMilliseconds
+                if o.periodMilliseconds * 2 > o.bufferMilliseconds {
+                    throw error(s, "period_ms", "period_ms (\(o.periodMilliseconds)) must be at most half of buffer_ms (\(o.bufferMilliseconds))")
+                }
+                c.audio.output = o
+            }
+            if let t = try section("control") {
+                let s = "control"
+                try allow(t, s, ["socket", "tcp_port", "keyboard"])
+                c.control.socketPath = try string(t, s, "socket") ?? c.control.socketPath
+                c.control.tcpPort = try int(t, s, "tcp_port", 0...65535) ?? c.control.tcpPort
+                c.control.keyboard = try bool(t, s, "keyboard") ?? c.control.keyboard
+            }
+            return c
+        }
+
+        func section(_ name: String) throws -> TOMLTable? {
+            guard let value = table[name] else { return nil }
+            guard let t = value.table else { throw error(nil, name, "\(name) must be a [\(name)] section") }
+            return t
+        }
+
+        func allow(_ t: TOMLTable, _ section: String?, _ keys: Set<String>) throws {
+            for key in t.keys.sorted() where !keys.contains(key) {
+                let known = keys.sorted().joined(separator: ", ")
+                let suggestion = Self.closest(key, in: keys).map { "; did you mean \"\($0)\"?" } ?? ""
+                let place = section.map { "[\($0)]" } ?? "the top level"
+                throw error(section, key, "unknown key \"\(key)\" in \(place)\(suggestion) (known: \(known))")
+            }
+        }
+
+        func string(_ t: TOMLTable, _ s: String, _ key: String) throws -> String? {
+            guard let v = t[key] else { return nil }
+            guard let text = v.string else { throw error(s, key, "\(key) must be a string in quotes") }
+            return text
+        }
+
+        func bool(_ t: TOMLTable, _ s: String, _ key: String) throws -> Bool? {
+            guard let v = t[key] else { return nil }
+            guard let b = v.bool else { throw error(s, key, "\(key) must be true or false") }
+            return b
+        }
+
+        func int(_ t: TOMLTable, _ s: String, _ key: String, _ range: ClosedRange<Int>) throws -> Int? {
+            guard let v = t[key] else { return nil }
+            guard let n = v.int else { throw error(s, key, "\(key) must be a whole number") }
+            guard range.contains(n) else {
+                throw error(s, key, "\(key) is \(n); it must be from \(range.lowerBound) to \(range.upperBound)")
+            }
+            return n
+        }
+
+        func double(_ t: TOMLTable, _ s: String, _ key: String, _ range: ClosedRange<Double>) throws -> Double? {
+            guard let v = t[key] else { return nil }
+            guard let n = v.double ?? v.int.map(Double.init) else { throw error(s, key, "\(key) must be a number") }
+            guard range.contains(n) else {
+                throw error(s, key, "\(key) is \(n); it must be from \(range.lowerBound) to \(range.upperBound)")
+            }
+            return n
+        }
+
+        func error(_ section: String?, _ key: String, _ reason: String) -> ConfigError {
+            let (line, column) = locator.position(section: section, key: key)
+            return ConfigError(path: path, line: line, column: column, reason: reason)
+        }
+
+        /// The known key within two edits of a mistyped one.
+        static func closest(_ key: String, in keys: Set<String>) -> String? {
+            keys.map { ($0, editDistance(key, $0)) }.filter { $0.1 <= 2 }.min { $0.1 < $1.1 }?.0
+        }
+
+        static func editDistance(_ a: String, _ b: String) -> Int {
+            let a = Array(a), b = Array(b)
+            var row = Array(0...b.count)
+            for i in 1...max(1, a.count) where !a.isEmpty {
+                var previous = row[0]
+                row[0] = i
+                for j in 1...max(1, b.count) where !b.isEmpty {
+                    let old = row[j]
+                    row[j] = min(row[j] + 1, row[j - 1] + 1, previous + (a[i - 1] == b[j - 1] ? 0 : 1))
+                    previous = old
+                }
+            }
+            return a.isEmpty ? b.count : row[b.count]
+        }
+    }
+}
+
+/// Finds where a key is written, for error messages: TOMLKit reports positions for syntax
+/// errors only. It follows `[section]` headers and matches `key =` at the start of a line.
+struct KeyLocator {
+    let lines: [Substring]
+
+    init(text: String) { lines = text.split(separator: "\n", omittingEmptySubsequences: false) }
+
+    func position(section wanted: String?, key: String) -> (line: Int, column: Int) {
+        var current: String?
+        for (i, raw) in lines.enumerated() {
+            let line = raw.drop { $0 == " " || $0 == "\t" }
+            let column = raw.count - line.count + 1
+            if line.hasPrefix("[") {
+                let name = line.dropFirst().prefix { $0 != "]" }.trimmingSpaces
+                current = name
+                if wanted == nil, name == key { return (i + 1, column) }
+                continue
+            }
+            guard current == wanted else { continue }
+            let bare = line.hasPrefix("\"") ? line.dropFirst() : line
+            if bare.hasPrefix(key), let next = bare.dropFirst(key.count).first, next == " " || next == "=" || next == "\"" || next == "\t" {
+                return (i + 1, column)
+            }
+        }
+        return (1, 1)
+    }
+}
