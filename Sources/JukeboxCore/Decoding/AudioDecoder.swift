@@ -53,6 +53,16 @@ public enum AudioFile {
         case .wav: return try WAVDecoder(reader: reader)
         }
     }
+
+    /// Tags only, as cheaply as each format allows (no MP3 frame scan): for library scans.
+    public static func metadata(_ path: String) throws -> TrackMetadata {
+        let reader = try FileReader(path: path)
+        switch try FormatSniffer.sniff(reader) {
+        case .flac: return try FLACDecoder(path: path).metadata
+        case .mp3: return try MP3Decoder(path: path, exactLength: false).metadata
+        case .wav: return try WAVDecoder(reader: reader).metadata
+        }
+    }
 }
 
 extension AudioDecoder {

@@ -29,7 +29,9 @@ final class MP3Decoder: AudioDecoder {
     private let handle: OpaquePointer
     private var ended = false
 
-    init(path: String) throws {
+    /// `exactLength: false` skips the frame scan, for reading tags in a library scan; the
+    /// length is then libmpg123's estimate and seeking is approximate.
+    init(path: String, exactLength: Bool = true) throws {
         self.path = path
         MPG123Library.initialise()
         var err: Int32 = 0
@@ -53,7 +55,7 @@ final class MP3Decoder: AudioDecoder {
                                     Int32(MPG123_ENC_SIGNED_16.rawValue)), "fixing the output format")
         }
         try check(mpg123_open(handle, path), "opening")
-        try check(mpg123_scan(handle), "scanning frames")
+        if exactLength { try check(mpg123_scan(handle), "scanning frames") }
 
         var rate = 0
         var channels: Int32 = 0
