@@ -20,11 +20,14 @@ let package = Package(
         .systemLibrary(name: "CFlac", pkgConfig: "flac", providers: [.apt(["libflac-dev"])]),
         .systemLibrary(name: "CMpg123", pkgConfig: "libmpg123", providers: [.apt(["libmpg123-dev"])]),
 
+        // C that Swift cannot express: alsa-lib's variadic error handler.
+        .target(name: "CJukeboxShim", dependencies: ["CAlsa"]),
+
         // Everything the daemon does lives here, so the executable and the tests share it.
         .target(
             name: "JukeboxCore",
             dependencies: [
-                "CAlsa", "CGpiod", "CFlac", "CMpg123",
+                "CAlsa", "CGpiod", "CFlac", "CMpg123", "CJukeboxShim",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "TOMLKit", package: "TOMLKit"),
             ]

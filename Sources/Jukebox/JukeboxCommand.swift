@@ -7,7 +7,8 @@ struct JukeboxCommand: ParsableCommand {
         commandName: "jukebox",
         abstract: "A music appliance for Raspberry-class boards.",
         version: JukeboxVersion.string,
-        subcommands: [ProbeCommand.self, DecodeCommand.self, LyricsCommand.self, VersionCommand.self]
+        subcommands: [RunCommand.self, CtlCommand.self, StatusCommand.self, ProbeCommand.self, DecodeCommand.self,
+                      LyricsCommand.self, VersionCommand.self]
     )
 }
 

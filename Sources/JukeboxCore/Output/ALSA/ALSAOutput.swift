@@ -1,4 +1,5 @@
 import CAlsa
+import CJukeboxShim
 
 #if canImport(Glibc)
 import Glibc
@@ -41,7 +42,12 @@ public final class ALSAOutput: AudioOutput {
 
     public init(_ settings: Settings) {
         self.settings = settings
+        Self.silenceLibraryMessages()
     }
+
+    /// alsa-lib's own stderr messages duplicate the errors reported here; drop them once.
+    private static let silenced: Bool = { jukebox_alsa_silence_errors(); return true }()
+    static func silenceLibraryMessages() { _ = silenced }
 
     deinit { close() }
 
@@ -192,6 +198,15 @@ public final class ALSAOutput: AudioOutput {
         case .s24: SND_PCM_FORMAT_S24_3LE
         case .s32: SND_PCM_FORMAT_S32_LE
         }
+    }
+
+    /// Whether the PCM can be opened now (it is closed again at once).
+    public static func canOpen(_ device: String) -> Bool {
+        silenceLibraryMessages()
+        var handle: OpaquePointer?
+        guard snd_pcm_open(&handle, device, SND_PCM_STREAM_PLAYBACK, Int32(SND_PCM_NONBLOCK)) >= 0 else { return false }
+        snd_pcm_close(handle)
+        return true
     }
 
     /// Whether the machine has any sound card at all (for the null-sink fallback).

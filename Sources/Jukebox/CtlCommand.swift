@@ -1,0 +1,68 @@
+import ArgumentParser
+import JukeboxCore
+
+struct SocketOption: ParsableArguments {
+    @Option(help: "The jukebox's control socket.")
+    var socket = "/run/jukebox/control"
+}
+
+struct CtlCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "ctl",
+        abstract: "Send one command to a running jukebox (MPD protocol: play, pause, next, seekcur +10, setvol 50, status…).")
+
+    @OptionGroup var options: SocketOption
+
+    @Argument(parsing: .captureForPassthrough, help: "The command and its arguments.")
+    var command: [String]
+
+    func run() throws {
+        do {
+            let client = try ControlClient(socketPath: options.socket)
+            for line in try client.send(command) { print(line) }
+        } catch {
+            StandardError.print("jukebox: \(error)")
+            throw ExitCode(1)
+        }
+    }
+}
+
+struct StatusCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "status", abstract: "Show what a running jukebox is playing.")
+
+    @OptionGroup var options: SocketOption
+
+    func run() throws {
+        do {
+            let client = try ControlClient(socketPath: options.socket)
+            let status = Self.fields(try client.send(["status"]))
+            let song = Self.fields(try client.send(["currentsong"]))
+            let state = ["play": "playing", "pause": "paused", "stop": "stopped"][status["state"] ?? ""] ?? "?"
+            let title = song["Title"] ?? song["file"].map { String($0.split(separator: "/").last ?? "") } ?? "nothing"
+            let artist = song["Artist"].map { " — \($0)" } ?? ""
+            print("\(state): \(title)\(artist)")
+            if let elapsed = status["elapsed"].flatMap(Double.init), let duration = status["duration"].flatMap(Double.init) {
+                let position = (status["song"].flatMap(Int.init) ?? 0) + 1
+                print("\(clock(elapsed)) / \(clock(duration))   track \(position) of \(status["playlistlength"] ?? "?")")
+            }
+            let mode = MPDProtocol.mode(repeat: status["repeat"] == "1", random: status["random"] == "1", single: status["single"] == "1")
+            print("volume \(status["volume"] ?? "?")%   mode \(mode.rawValue)")
+            if let error = status["error"] { print("error: \(error)") }
+        } catch {
+            StandardError.print("jukebox: \(error)")
+            throw ExitCode(1)
+        }
+    }
+
+    static func fields(_ lines: [String]) -> [String: String] {
+        var out: [String: String] = [:]
+        for line in lines {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            let valueStart = line.index(colon, offsetBy: 2, limitedBy: line.endIndex) ?? line.endIndex
+            out[String(line[..<colon])] = String(line[valueStart...])
+        }
+        return out
+    }
+
+    func clock(_ seconds: Double) -> String { PlayerStatus.clock(seconds) }
+}

@@ -1,0 +1,36 @@
+import ArgumentParser
+import JukeboxCore
+import Logging
+
+struct RunCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "run",
+        abstract: "Run the jukebox: scan the library, play, and listen for controls.")
+
+    @Option(help: "The configuration file.")
+    var config = "config/jukebox.toml"
+
+    @Option(help: "Play this folder instead of the configured music_dir.")
+    var musicDir: String?
+
+    @Option(help: "Control socket path, instead of the configured one.")
+    var socket: String?
+
+    func run() throws {
+        LoggingSystem.bootstrap { StderrLogHandler(label: $0) }
+        let logger = Logger(label: "jukebox")
+        var settings: JukeboxConfig
+        do {
+            settings = try ConfigLoader.load(path: config)
+        } catch {
+            StandardError.print("\(error)")
+            throw ExitCode(2)
+        }
+        if let musicDir {
+            settings.library.musicDirectory = musicDir
+            settings.library.playlistsDirectory = musicDir
+        }
+        if let socket { settings.control.socketPath = socket }
+        Daemon(config: settings, logger: logger).run()
+    }
+}

@@ -1,0 +1,208 @@
+/// One client's conversation: turns request lines into player commands and status
+/// replies. It keeps the command-list state, so a half-sent list or a bad line only ever
+/// affects this client.
+public final class ControlSession {
+    public enum Outcome: Equatable {
+        case reply(String)
+        case close
+        case none
+    }
+
+    private let player: Player
+    private var list: [String]?
+    private var listOK = false
+    /// Longest request line accepted; MPD closes such clients too.
+    public static let maximumLineLength = 4096
+
+    public init(player: Player) { self.player = player }
+
+    public func handle(line rawLine: String) -> Outcome {
+        let line = rawLine.hasSuffix("\r") ? String(rawLine.dropLast()) : rawLine
+        if var pending = list {
+            if line == "command_list_end" {
+                list = nil
+                return .reply(runList(pending))
+            }
+            pending.append(line)
+            list = pending
+            return .none
+        }
+        switch line {
+        case "command_list_begin": list = []; listOK = false; return .none
+        case "command_list_ok_begin": list = []; listOK = true; return .none
+        case "close": return .close
+        default: break
+        }
+        do {
+            return .reply(try execute(line) + "OK\n")
+        } catch let ack as MPDProtocol.Ack {
+            return .reply(Self.ack(ack, index: 0, command: Self.commandName(line)))
+        } catch {
+            return .reply(Self.ack(.init(code: .system, message: "\(error)"), index: 0, command: Self.commandName(line)))
+        }
+    }
+
+    private func runList(_ lines: [String]) -> String {
+        var out = ""
+        for (i, line) in lines.enumerated() {
+            do {
+                out += try execute(line)
+                if listOK { out += "list_OK\n" }
+            } catch let ack as MPDProtocol.Ack {
+                return out + Self.ack(ack, index: i, command: Self.commandName(line))
+            } catch {
+                return out + Self.ack(.init(code: .system, message: "\(error)"), index: i, command: Self.commandName(line))
+            }
+        }
+        return out + "OK\n"
+    }
+
+    static func ack(_ ack: MPDProtocol.Ack, index: Int, command: String) -> String {
+        "ACK [\(ack.code.rawValue)@\(index)] {\(command)} \(ack.message)\n"
+    }
+
+    static func commandName(_ line: String) -> String {
+        let name = (try? MPDProtocol.words(line).first) ?? nil
+        return String((name ?? "").prefix(64).filter { $0.isLetter || $0.isNumber || $0 == "_" })
+    }
+
+    static let commands = ["close", "command_list_begin", "command_list_end", "command_list_ok_begin", "commands",
+                           "currentsong", "next", "pause", "ping", "play", "playlistinfo", "previous", "random", "repeat",
+                           "seekcur", "setvol", "single", "status", "stop", "volume"]
+
+    // MARK: Commands
+
+    private func execute(_ line: String) throws -> String {
+        let words = try MPDProtocol.words(line)
+        guard let name = words.first else { throw MPDProtocol.Ack(code: .unknown, message: "No command given") }
+        let args = Array(words.dropFirst())
+        func arguments(_ range: ClosedRange<Int>) throws {
+            guard range.contains(args.count) else {
+                throw MPDProtocol.Ack(code: .argument, message: "wrong number of arguments for \"\(name)\"")
+            }
+        }
+        switch name {
+        case "ping":
+            try arguments(0...0)
+            return ""
+        case "commands", "commandlist":
+            return Self.commands.map { "command: \($0)\n" }.joined()
+        case "play":
+            try arguments(0...1)
+            if let arg = args.first {
+                let position = try Self.integer(arg, name)
+                guard position >= 0, position < player.status.queueLength else {
+                    throw MPDProtocol.Ack(code: .argument, message: "Bad song index")
+                }
+                player.send(.playPosition(position))
+            } else {
+                player.send(.play)
+            }
+        case "pause":
+            try arguments(0...1)
+            if let arg = args.first {
+                player.send(try Self.boolean(arg, name) ? .pause : .play)
+            } else {
+                player.send(.toggle)
+            }
+        case "stop": try arguments(0...0); player.send(.stop)
+        case "next": try arguments(0...0); player.send(.next)
+        case "previous": try arguments(0...0); player.send(.previous)
+        case "seekcur":
+            try arguments(1...1)
+            let arg = args[0]
+            guard let seconds = Double(arg), seconds.isFinite else {
+                throw MPDProtocol.Ack(code: .argument, message: "Number expected: \(arg)")
+            }
+            player.send(arg.hasPrefix("+") || arg.hasPrefix("-") ? .skip(seconds: seconds) : .seek(seconds: seconds))
+        case "setvol":
+            try arguments(1...1)
+            let v = try Self.integer(args[0], name)
+            guard (0...100).contains(v) else { throw MPDProtocol.Ack(code: .argument, message: "Invalid volume value") }
+            player.send(.setVolume(v))
+        case "volume":
+            try arguments(1...1)
+            let delta = try Self.integer(args[0], name)
+            guard (-100...100).contains(delta) else { throw MPDProtocol.Ack(code: .argument, message: "Invalid volume value") }
+            player.send(.setVolume(player.status.volume + delta))
+        case "random", "repeat", "single":
+            try arguments(1...1)
+            var f = MPDProtocol.flags(player.status.mode)
+            let on = args[0] == "oneshot" ? true : try Self.boolean(args[0], name)
+            switch name {
+            case "random": f.random = on
+            case "repeat": f.repeat = on
+            default: f.single = on
+            }
+            player.send(.setMode(MPDProtocol.mode(repeat: f.repeat, random: f.random, single: f.single)))
+        case "status":
+            try arguments(0...0)
+            return Self.status(player.status)
+        case "currentsong":
+            try arguments(0...0)
+            let s = player.status
+            guard let path = s.path, let position = s.queuePosition else { return "" }
+            return Self.song(path: path, position: position, metadata: s.metadata, duration: s.duration)
+        case "playlistinfo":
+            try arguments(0...1)
+            let s = player.status
+            return player.trackList.enumerated().map { i, path in
+                Self.song(path: path, position: i, metadata: i == s.queuePosition ? s.metadata : nil,
+                          duration: i == s.queuePosition ? s.duration : nil)
+            }.joined()
+        default:
+            throw MPDProtocol.Ack(code: .unknown, message: "unknown command \"\(String(name.prefix(64)))\"")
+        }
+        return ""
+    }
+
+    static func integer(_ text: String, _ command: String) throws -> Int {
+        guard let n = Int(text) else { throw MPDProtocol.Ack(code: .argument, message: "Integer expected: \(text.prefix(64))") }
+        return n
+    }
+
+    static func boolean(_ text: String, _ command: String) throws -> Bool {
+        switch text {
+        case "0": return false
+        case "1": return true
+        default: throw MPDProtocol.Ack(code: .argument, message: "Boolean (0/1) expected: \(text.prefix(64))")
+        }
+    }
+
+    static func status(_ s: PlayerStatus) -> String {
+        let f = MPDProtocol.flags(s.mode)
+        var out = "volume: \(s.volume)\nrepeat: \(f.repeat ? 1 : 0)\nrandom: \(f.random ? 1 : 0)\nsingle: \(f.single ? 1 : 0)\nconsume: 0\n"
+        out += "playlist: 1\nplaylistlength: \(s.queueLength)\n"
+        let state = switch s.state {
+        case .playing, .loading: "play"
+        case .paused: "pause"
+        case .stopped, .error: "stop"
+        }
+        out += "state: \(state)\n"
+        if let position = s.queuePosition, state != "stop" {
+            out += "song: \(position)\nsongid: \(position + 1)\n"
+            out += "time: \(Int(s.elapsed)):\(Int(s.duration.rounded()))\n"
+            out += "elapsed: \(format3(s.elapsed))\nduration: \(format3(s.duration))\n"
+            if let info = s.info { out += "audio: \(info.sampleRate):\(info.sampleFormat.bitsPerSample):\(info.channels)\n" }
+        }
+        if let error = s.lastError { out += "error: \(error.replacingNewlinesForLog)\n" }
+        return out
+    }
+
+    static func song(path: String, position: Int, metadata: TrackMetadata?, duration: Double?) -> String {
+        var out = "file: \(path)\n"
+        if let m = metadata {
+            if let v = m.title { out += "Title: \(v.replacingNewlinesForLog)\n" }
+            if let v = m.artist { out += "Artist: \(v.replacingNewlinesForLog)\n" }
+            if let v = m.album { out += "Album: \(v.replacingNewlinesForLog)\n" }
+            if let v = m.trackNumber { out += "Track: \(v)\n" }
+        }
+        if let duration, duration > 0 { out += "Time: \(Int(duration.rounded()))\nduration: \(format3(duration))\n" }
+        return out + "Pos: \(position)\nId: \(position + 1)\n"
+    }
+
+    static func format3(_ x: Double) -> String {
+        let ms = Int((x * 1000).rounded())
+        return "\(ms / 1000).\(String(ms % 1000).leftPadded(to: 3))"
+    }
+}

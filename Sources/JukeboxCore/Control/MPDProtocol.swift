@@ -1,0 +1,75 @@
+/// The subset of MPD's protocol the jukebox speaks, so existing clients (mpc, phone apps)
+/// work. Requests are lines of words, with double quotes and backslash escapes for
+/// arguments containing spaces; replies are `key: value` lines ending in `OK`, or one
+/// `ACK [code@index] {command} message` line.
+public enum MPDProtocol {
+    public static let greeting = "OK MPD 0.23.0\n"
+
+    /// MPD's ACK codes that apply here.
+    public enum AckCode: Int, Sendable {
+        case notList = 1, argument = 2, unknown = 5, noExist = 50, system = 52
+    }
+
+    public struct Ack: Error, Equatable {
+        public var code: AckCode
+        public var message: String
+    }
+
+    /// Splits a request line into words.
+    public static func words(_ line: String) throws -> [String] {
+        var words: [String] = []
+        var current = ""
+        var inQuotes = false
+        var escaped = false
+        var started = false
+        for ch in line {
+            if escaped { current.append(ch); escaped = false; continue }
+            if inQuotes {
+                if ch == "\\" { escaped = true } else if ch == "\"" { inQuotes = false } else { current.append(ch) }
+                continue
+            }
+            if ch == "\"" { inQuotes = true; started = true; continue }
+            if ch == " " || ch == "\t" {
+                if started { words.append(current); current = ""; started = false }
+                continue
+            }
+            current.append(ch)
+            started = true
+        }
+        if inQuotes { throw Ack(code: .argument, message: "Missing closing '\"'") }
+        if started { words.append(current) }
+        return words
+    }
+
+    /// Quotes an argument for sending.
+    public static func quote(_ word: String) -> String {
+        guard word.contains(where: { $0 == " " || $0 == "\"" || $0 == "\\" || $0 == "\t" }) || word.isEmpty else { return word }
+        return "\"" + word.replacingAll("\\", with: "\\\\").replacingAll("\"", with: "\\\"") + "\""
+    }
+
+    // MARK: Modes
+
+    /// MPD's three flags as one of our play modes: random wins, then single, then repeat.
+    public static func mode(repeat r: Bool, random: Bool, single: Bool) -> PlayMode {
+        if random { return .shuffle }
+        if single { return .repeatOne }
+        return r ? .repeatAll : .once
+    }
+
+    public static func flags(_ mode: PlayMode) -> (repeat: Bool, random: Bool, single: Bool) {
+        switch mode {
+        case .once: (false, false, false)
+        case .repeatAll: (true, false, false)
+        case .repeatOne: (true, false, true)
+        case .shuffle: (true, true, false)
+        }
+    }
+}
+
+extension String {
+    func replacingAll(_ target: Character, with replacement: String) -> String {
+        var out = ""
+        for ch in self { if ch == target { out += replacement } else { out.append(ch) } }
+        return out
+    }
+}

@@ -1,0 +1,129 @@
+import Dispatch
+import Logging
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `jukebox run`: the box. Starts the parts in dependency order (output, engine, player,
+/// inputs, library scan) and stops them in reverse on SIGTERM or SIGINT: the audio is
+/// stopped, the device closed and the terminal restored.
+public final class Daemon: @unchecked Sendable {
+    private let config: JukeboxConfig
+    private let logger: Logger
+    private var engine: AudioEngine!
+    private var player: Player!
+    private var keyboard: KeyboardInput?
+    private var server: ControlServer?
+    private var signalSources: [DispatchSourceSignal] = []
+    private let nowPlaying: NowPlayingLog
+
+    public init(config: JukeboxConfig, logger: Logger) {
+        self.config = config
+        self.logger = logger
+        nowPlaying = NowPlayingLog(logger: logger)
+    }
+
+    /// Runs until a signal or `q`; does not return.
+    public func run() -> Never {
+        logger.info("jukebox starting", metadata: ["music": "\(config.library.musicDirectory)", "device": "\(config.audio.output.device)"])
+        let output = chooseOutput()
+        let playerBox = PlayerBox()
+        let log = logger
+        engine = AudioEngine(output: output) { event in
+            if case .warning(let text) = event { log.notice("\(text)") }
+            playerBox.player?.engineEvent(event)
+        }
+        player = Player(engine: engine, settings: config.playback.player)
+        playerBox.player = player
+        player.observe { [nowPlaying] in nowPlaying.handle($0) }
+        engine.start()
+
+        startControlServer()
+        startKeyboard()
+        handleSignals()
+        scanLibrary()
+        dispatchMain()
+    }
+
+    /// The configured ALSA device; on a machine with no sound card at all, a null sink
+    /// paced in real time, so the rest of the box still works and shows it.
+    private func chooseOutput() -> AudioOutput {
+        let settings = config.audio.output
+        if ALSAOutput.canOpen(settings.device) { return ALSAOutput(settings) }
+        if !ALSAOutput.machineHasSoundCard {
+            logger.warning("no sound card: \(settings.device) cannot be opened, so audio goes to a silent sink paced in real time")
+            return NullOutput()
+        }
+        logger.warning("\(settings.device) cannot be opened now; playback will report the error")
+        return ALSAOutput(settings)
+    }
+
+    private func scanLibrary() {
+        let library = config.library
+        let autoplay = config.playback.autoplay
+        let player = self.player!
+        let logger = self.logger
+        DispatchQueue.global(qos: .utility).async {
+            var started = false
+            let scan = LibraryScanner.scan(musicDirectory: library.musicDirectory, playlistsDirectory: library.playlistsDirectory) { first in
+                // Play at once; the full, sorted list follows when the scan ends.
+                player.setTracks(first.map(\.path))
+                if autoplay { player.send(.play) }
+                started = true
+            }
+            for problem in scan.skipped { logger.warning("library: \(problem)") }
+            player.setTracks(scan.tracks.map(\.path))
+            logger.info("library: \(scan.tracks.count) tracks, \(scan.playlists.count) playlists, \(scan.skipped.count) skipped")
+            if scan.tracks.isEmpty { logger.warning("library: no music found in \(library.musicDirectory)") }
+            if autoplay, !started, !scan.tracks.isEmpty { player.send(.play) }
+        }
+    }
+
+    private func startKeyboard() {
+        guard config.control.keyboard, KeyboardInput.available else { return }
+        let keyboard = KeyboardInput(skipSeconds: config.playback.skipSeconds)
+        let player = self.player!
+        keyboard.start { [weak self] action in
+            switch action {
+            case .command(let command): player.send(command)
+            case .quit: DispatchQueue.main.async { self?.shutdown(reason: "q pressed") }
+            }
+        }
+        self.keyboard = keyboard
+        logger.info("keys: space play/pause, n/p next/previous, ←/→ skip, +/- volume, m mode, q quit")
+    }
+
+    private func startControlServer() {
+        let server = ControlServer(player: player, logger: logger)
+        do {
+            try server.start(socketPath: config.control.socketPath, tcpPort: config.control.tcpPort)
+            self.server = server
+        } catch {
+            logger.error("control socket: \(error); running without it")
+        }
+    }
+
+    private func handleSignals() {
+        for sig in [SIGTERM, SIGINT] {
+            signal(sig, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: sig, queue: .main)
+            source.setEventHandler { [weak self] in self?.shutdown(reason: sig == SIGTERM ? "SIGTERM" : "SIGINT") }
+            source.resume()
+            signalSources.append(source)
+        }
+    }
+
+    private func shutdown(reason: String) -> Never {
+        logger.info("stopping (\(reason))")
+        keyboard?.restore()
+        server?.stop()
+        engine.shutdown()
+        logger.info("stopped")
+        exit(0)
+    }
+}
+
+private final class PlayerBox: @unchecked Sendable {
+    var player: Player?
+}

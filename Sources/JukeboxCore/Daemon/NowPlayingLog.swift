@@ -1,0 +1,63 @@
+import Dispatch
+import Logging
+
+/// Logs what a listener would notice: each track as it starts, each lyric line as it is
+/// reached, tracks skipped and errors. Lyrics are looked up off the player's queue, since
+/// that means reading files.
+final class NowPlayingLog: @unchecked Sendable {
+    private let logger: Logger
+    private let lookup = DispatchQueue(label: "jukebox.lyrics", qos: .utility)
+    private let lock = ConditionLock()
+    private var lastPath: String?
+    private var lastState: PlayerState? = .stopped
+    private var lastError: String?
+    private var lyrics: (path: String, lyrics: Lyrics)?
+    private var lastLine: Int?
+
+    init(logger: Logger) { self.logger = logger }
+
+    func handle(_ event: PlayerEvent) {
+        switch event {
+        case .trackSkipped(let path, let reason):
+            logger.warning("skipping \(path): \(reason)")
+        case .completed(_, let queueEnded):
+            if queueEnded { logger.info("end of the queue") }
+        case .statusChanged(let status):
+            statusChanged(status)
+        }
+    }
+
+    private func statusChanged(_ s: PlayerStatus) {
+        lock.withLock {
+            if s.state != lastState {
+                lastState = s.state
+                if s.state == .paused || s.state == .stopped { logger.info("\(s.state.rawValue) at \(PlayerStatus.clock(s.elapsed))") }
+            }
+            if let error = s.lastError, error != lastError, s.state == .error {
+                logger.error("\(error)")
+            }
+            lastError = s.lastError
+            if let path = s.path, path != lastPath, s.metadata != nil {
+                lastPath = path
+                lastLine = nil
+                let format = s.info.map { " (\($0.sampleRate) Hz, \($0.channels) ch, \($0.sampleFormat.bitsPerSample)-bit)" } ?? ""
+                let title = s.metadata?.title ?? String(path.split(separator: "/").last ?? "")
+                let artist = s.metadata?.artist.map { " — \($0)" } ?? ""
+                logger.info("playing \((s.queuePosition ?? 0) + 1)/\(s.queueLength): \(title)\(artist)\(format)", metadata: ["file": "\(path)"])
+                let metadata = s.metadata ?? TrackMetadata()
+                lookup.async { [weak self] in
+                    var problems: [String] = []
+                    let found = LyricsLocator.lyrics(forAudioAt: path, metadata: metadata, problems: &problems)
+                    guard let self else { return }
+                    for problem in problems { self.logger.warning("lyrics: \(problem)") }
+                    self.lock.withLock { self.lyrics = found.map { (path, $0) } }
+                }
+            }
+            guard let (path, lyrics) = lyrics, path == s.path, s.state == .playing,
+                  let index = lyrics.currentLineIndex(atMs: Int(s.elapsed * 1000)), index != lastLine else { return }
+            lastLine = index
+            let text = lyrics.lines[index].text
+            if !text.isEmpty { logger.info("♪ \(text)") }
+        }
+    }
+}
