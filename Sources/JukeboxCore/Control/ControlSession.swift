@@ -61,14 +61,18 @@ public final class ControlSession {
         "ACK [\(ack.code.rawValue)@\(index)] {\(command)} \(ack.message)\n"
     }
 
+    /// The first word as written, for ACK lines, even when the rest does not parse.
     static func commandName(_ line: String) -> String {
-        let name = (try? MPDProtocol.words(line).first) ?? nil
-        return String((name ?? "").prefix(64).filter { $0.isLetter || $0.isNumber || $0 == "_" })
+        let first = line.drop { $0 == " " || $0 == "\t" }.prefix { $0 != " " && $0 != "\t" }
+        return String(first.prefix(64).filter { $0.isLetter || $0.isNumber || $0 == "_" })
     }
 
     static let commands = ["close", "command_list_begin", "command_list_end", "command_list_ok_begin", "commands",
                            "currentsong", "next", "pause", "ping", "play", "playlistinfo", "previous", "random", "repeat",
-                           "seekcur", "setvol", "single", "status", "stop", "volume"]
+                           "seekcur", "setvol", "single", "status", "stop", "tagtypes", "volume"]
+
+    /// The tags `currentsong` and `playlistinfo` report.
+    static let tagTypes = ["Artist", "Album", "Title", "Track"]
 
     // MARK: Commands
 
@@ -135,6 +139,12 @@ public final class ControlSession {
             default: f.single = on
             }
             player.send(.setMode(MPDProtocol.mode(repeat: f.repeat, random: f.random, single: f.single)))
+        case "tagtypes":
+            // Clients narrow or widen the tags they want; we always send these few.
+            guard let sub = args.first else { return Self.tagTypes.map { "tagtype: \($0)\n" }.joined() }
+            guard ["clear", "all", "enable", "disable"].contains(sub) else {
+                throw MPDProtocol.Ack(code: .argument, message: "Unknown sub command")
+            }
         case "status":
             try arguments(0...0)
             return Self.status(player.status)
