@@ -88,9 +88,18 @@ public enum TextDecoding {
         }
     }
 
+    /// Text in another encoding (GBK for the demo's Chinese lyrics), through iconv.
+    public static func encode(_ text: String, to encoding: String) -> [UInt8]? {
+        transcode(Array(text.utf8), from: "UTF-8", to: encoding)
+    }
+
     /// glibc iconv, strict: any invalid sequence fails the whole conversion.
     static func convert(_ bytes: [UInt8], from encoding: String) -> String? {
-        let cd = iconv_open("UTF-8", encoding)
+        transcode(bytes, from: encoding, to: "UTF-8").map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    private static func transcode(_ bytes: [UInt8], from source: String, to target: String) -> [UInt8]? {
+        let cd = iconv_open(target, source)
         guard cd != iconv_t(bitPattern: -1) else { return nil }
         defer { iconv_close(cd) }
         var input = bytes
@@ -106,6 +115,6 @@ public enum TextDecoding {
             }
         }
         guard let produced = ok else { return nil }
-        return String(decoding: output[0..<produced], as: UTF8.self)
+        return Array(output[0..<produced])
     }
 }
