@@ -16,6 +16,12 @@ struct RunCommand: ParsableCommand {
     @Option(help: "Control socket path, instead of the configured one.")
     var socket: String?
 
+    @Option(help: "ALSA device, instead of the configured one.")
+    var device: String?
+
+    @Flag(help: "Exit when the queue has played out (for tests and benchmarks).")
+    var exitWhenDone = false
+
     func run() throws {
         LoggingSystem.bootstrap { StderrLogHandler(label: $0) }
         let logger = Logger(label: "jukebox")
@@ -31,6 +37,7 @@ struct RunCommand: ParsableCommand {
             settings.library.playlistsDirectory = musicDir
         }
         if let socket { settings.control.socketPath = socket }
-        Daemon(config: settings, logger: logger).run()
+        if let device { settings.audio.output.device = device }
+        Daemon(config: settings, logger: logger, exitWhenDone: exitWhenDone).run()
     }
 }

@@ -18,9 +18,13 @@ public final class Daemon: @unchecked Sendable {
     private var signalSources: [DispatchSourceSignal] = []
     private let nowPlaying: NowPlayingLog
 
-    public init(config: JukeboxConfig, logger: Logger) {
+    /// Exit when the queue ends (for benchmarks and tests), instead of waiting for more.
+    private let exitWhenDone: Bool
+
+    public init(config: JukeboxConfig, logger: Logger, exitWhenDone: Bool = false) {
         self.config = config
         self.logger = logger
+        self.exitWhenDone = exitWhenDone
         nowPlaying = NowPlayingLog(logger: logger)
     }
 
@@ -37,6 +41,11 @@ public final class Daemon: @unchecked Sendable {
         player = Player(engine: engine, settings: config.playback.player)
         playerBox.player = player
         player.observe { [nowPlaying] in nowPlaying.handle($0) }
+        if exitWhenDone {
+            player.observe { [weak self] event in
+                if case .completed(_, true) = event { DispatchQueue.main.async { self?.shutdown(reason: "the queue ended") } }
+            }
+        }
         engine.start()
 
         startControlServer()
@@ -64,6 +73,7 @@ public final class Daemon: @unchecked Sendable {
         let autoplay = config.playback.autoplay
         let player = self.player!
         let logger = self.logger
+        let exit = exitWhenDone
         DispatchQueue.global(qos: .utility).async {
             var started = false
             let scan = LibraryScanner.scan(musicDirectory: library.musicDirectory, playlistsDirectory: library.playlistsDirectory) { first in
@@ -75,7 +85,10 @@ public final class Daemon: @unchecked Sendable {
             for problem in scan.skipped { logger.warning("library: \(problem)") }
             player.setTracks(scan.tracks.map(\.path))
             logger.info("library: \(scan.tracks.count) tracks, \(scan.playlists.count) playlists, \(scan.skipped.count) skipped")
-            if scan.tracks.isEmpty { logger.warning("library: no music found in \(library.musicDirectory)") }
+            if scan.tracks.isEmpty {
+                logger.warning("library: no music found in \(library.musicDirectory)")
+                if exit { DispatchQueue.main.async { self.shutdown(reason: "nothing to play") } }
+            }
             if autoplay, !started, !scan.tracks.isEmpty { player.send(.play) }
         }
     }

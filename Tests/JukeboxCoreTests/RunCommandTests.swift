@@ -1,0 +1,51 @@
+import Foundation
+import Testing
+@testable import JukeboxCore
+
+/// `jukebox run` as the box runs it: the binary, a config file, a library, and ALSA's
+/// `file` PCM recording what it plays.
+@Suite(.serialized) struct RunCommandTests {
+    let fx = Fixtures.shared
+
+    @Test func playsTheLibraryInOrderGaplesslyAndExits() throws {
+        let library = try fx.scratchFolder("run-library")
+        try? FileManager.default.removeItem(atPath: library)
+        try FileManager.default.createDirectory(atPath: library, withIntermediateDirectories: true)
+        // Three tracks cut from one signal at sample boundaries, named so that only
+        // natural order puts them right.
+        try Tools.run("sox", [fx.path("music16.wav"), "\(library)/track 1.flac", "trim", "0", "70001s"])
+        try Tools.run("sox", [fx.path("music16.wav"), "\(library)/track 2.flac", "trim", "70001s", "90000s"])
+        try Tools.run("sox", [fx.path("music16.wav"), "\(library)/track 10.flac", "trim", "160001s"])
+        try Data([9, 9, 9]).write(to: URL(fileURLWithPath: "\(library)/track 3.flac"))  // bad: skipped, logged
+        let config = fx.path("run.toml")
+        try """
+            [playback]
+            mode = "once"
+            start_volume = 100
+            [control]
+            keyboard = false
+            """.write(toFile: config, atomically: true, encoding: .utf8)
+        let recording = fx.path("run-recording.raw")
+        try? FileManager.default.removeItem(atPath: recording)
+        let socket = NSTemporaryDirectory() + "jukebox-run-\(getpid()).sock"
+        let out = try Tools.run("timeout", ["60", Tools.jukebox, "run", "--config", config, "--music-dir", library,
+                                            "--device", "file:FILE=\(recording),FORMAT=raw", "--socket", socket,
+                                            "--exit-when-done"], check: false)
+        #expect(out.status == 0, "\(out.stderr)")
+        let whole = try Tools.run("sox", [fx.path("music16.wav"), "-t", "raw", "-"]).stdout
+        let recorded = try Data(contentsOf: URL(fileURLWithPath: recording))
+        #expect(recorded.count == whole.count)
+        #expect(recorded == whole)
+        #expect(out.stderr.contains("track 3.flac"))
+        #expect(out.stderr.contains("library: 3 tracks"))
+        #expect(out.stderr.contains("end of the queue"))
+    }
+
+    @Test func badConfigIsRefusedWithItsPosition() throws {
+        let config = fx.path("bad.toml")
+        try "[playback]\nvolume_stpe = 3\n".write(toFile: config, atomically: true, encoding: .utf8)
+        let out = try Tools.run(Tools.jukebox, ["run", "--config", config], check: false)
+        #expect(out.status == 2)
+        #expect(out.stderr.contains("\(config):2:1: unknown key \"volume_stpe\" in [playback]; did you mean \"volume_step\"?"))
+    }
+}
