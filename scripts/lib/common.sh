@@ -8,7 +8,7 @@ BUILD_PACKAGES="pkg-config libasound2-dev libgpiod-dev libflac-dev libmpg123-dev
 # The reference tools the tests compare against and make fixtures with, and an MPD client.
 TEST_PACKAGES="sox flac lame mpg123 mpc"
 # Measuring tools and the peers the benchmarks run beside us.
-BENCH_PACKAGES="time"
+BENCH_PACKAGES="time mpd mpc"
 
 say() { printf '==> %s\n' "$*" >&2; }
 die() { printf 'error: %s\n' "$*" >&2; exit 1; }

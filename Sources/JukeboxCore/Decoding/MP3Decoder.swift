@@ -9,8 +9,10 @@ import CMpg123
 /// - Gapless decoding is on, so encoder delay and padding (LAME/Xing info) are trimmed.
 /// - The output format is fixed to signed 16-bit at the stream's own rate and channel
 ///   count before the first frame is decoded, so libmpg123 never switches format midway.
-/// - `mpg123_scan` reads every frame header once at open: the length is then exact even
-///   without a Xing header, and the frame index makes seeking sample-accurate.
+/// - The length is exact: from the Xing/LAME frame count when the encoder wrote one
+///   (libmpg123 reports it as accurate), otherwise from `mpg123_scan`, which reads every
+///   frame header once at open. Seeking is sample-accurate either way, since fuzzy
+///   seeking is off: libmpg123 parses frame headers up to a target it has not indexed.
 final class MP3Decoder: AudioDecoder {
     let path: String
     let container = ContainerFormat.mp3
@@ -55,7 +57,7 @@ final class MP3Decoder: AudioDecoder {
                                     Int32(MPG123_ENC_SIGNED_16.rawValue)), "fixing the output format")
         }
         try check(mpg123_open(handle, path), "opening")
-        if exactLength { try check(mpg123_scan(handle), "scanning frames") }
+        if exactLength, !Self.lengthIsExact(handle) { try check(mpg123_scan(handle), "scanning frames") }
 
         var rate = 0
         var channels: Int32 = 0
@@ -66,6 +68,14 @@ final class MP3Decoder: AudioDecoder {
         info = try StreamInfo(sampleRate: rate, channels: Int(channels), sampleFormat: .s16,
                               totalFrames: Int64(length)).validated(path)
         metadata = readMetadata()
+    }
+
+    /// Whether libmpg123 already knows the exact length (a Xing/LAME frame count), so the
+    /// whole-file scan, which doubles the reads of a file played once, can be skipped.
+    private static func lengthIsExact(_ handle: OpaquePointer) -> Bool {
+        var accurate = 0
+        var ignored = 0.0
+        return mpg123_getstate2(handle, Int32(MPG123_ACCURATE.rawValue), &accurate, &ignored) == MPG123_OK.rawValue && accurate == 1
     }
 
     deinit {

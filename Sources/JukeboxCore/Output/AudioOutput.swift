@@ -30,6 +30,9 @@ public protocol AudioOutput: AnyObject {
 
     /// Sets the device up for `format`, reopening it if it was set up for another.
     func configure(_ format: OutputFormat) throws
+    /// Frames the device can take now without blocking (at least one period is always
+    /// allowed: writing it blocks for at most one period).
+    func writableFrames() -> Int
     /// Writes whole frames, blocking until the device has room; recovers underruns.
     func write(_ frames: UnsafeRawBufferPointer) throws
     /// Frames written but not yet heard.

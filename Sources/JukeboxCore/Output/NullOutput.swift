@@ -29,6 +29,8 @@ public final class NullOutput: AudioOutput {
         if playedUntil > now + ahead { Self.sleep(until: playedUntil - ahead) }
     }
 
+    public func writableFrames() -> Int { periodFrames }
+
     public func delay() -> Int {
         guard let format else { return 0 }
         let now = Self.now()

@@ -42,8 +42,9 @@ public struct EngineSnapshot: Sendable, Equatable {
 public final class AudioEngine: @unchecked Sendable {
     public struct Settings: Sendable {
         /// Chunks decoded ahead (each `chunkFrames` long): about 3 s at 44.1 kHz by default.
-        public var queueChunks = 32
-        public var chunkFrames = 4096
+        /// Fewer, larger chunks mean fewer hand-offs between the threads.
+        public var queueChunks = 16
+        public var chunkFrames = 8192
         /// Fade length for pause, stop and seek.
         public var fadeMilliseconds = 5
         public init() {}

@@ -41,6 +41,10 @@ final class ChunkQueue: @unchecked Sendable {
     // Guarded by `lock`. head: next to read; tail: next to write.
     private var head = 0
     private var tail = 0
+    /// Set by a side while it sleeps on `lock`, so the other wakes it only when needed:
+    /// waking a thread per chunk would cost more than decoding it.
+    var producerWaiting = false
+    var consumerWaiting = false
 
     init(slots count: Int, lock: ConditionLock) {
         slots = (0..<count).map { _ in PCMChunk() }
@@ -57,7 +61,7 @@ final class ChunkQueue: @unchecked Sendable {
     func publish() {
         lock.withLock {
             tail += 1
-            lock.broadcast()
+            if consumerWaiting { lock.broadcast() }
         }
     }
 
@@ -66,10 +70,11 @@ final class ChunkQueue: @unchecked Sendable {
         lock.withLock { head < tail ? slots[head % slots.count] : nil }
     }
 
+    /// The producer is woken once the queue has drained to half, so it refills in a burst.
     func release() {
         lock.withLock {
             head += 1
-            lock.broadcast()
+            if producerWaiting, tail - head <= slots.count / 2 { lock.broadcast() }
         }
     }
 

@@ -11,6 +11,8 @@ final class DecodeWorker: @unchecked Sendable {  // confined to the decode threa
     /// The end-of-stream marker has been queued; nothing to do until a request.
     private var ended = true
     private var reportedWarnings = 0
+    /// Decoding until the queue is full, then resting until it is half empty.
+    private var refilling = true
 
     init(engine: AudioEngine) { self.engine = engine }
 
@@ -19,9 +21,13 @@ final class DecodeWorker: @unchecked Sendable {  // confined to the decode threa
             var request: DecodeRequest?
             var nextChanged: TrackRef??
             let keepRunning: Bool = engine.lock.withLock {
+                if engine.queue.queuedChunksLocked >= engine.queue.capacity { refilling = false }
                 while engine.running, engine.decodeRequest == nil, !engine.nextTrackChanged,
-                      ended || engine.queue.queuedChunksLocked >= engine.queue.capacity {
+                      ended || !refilling {
+                    engine.queue.producerWaiting = true
                     engine.lock.wait(nanoseconds: 200_000_000)
+                    engine.queue.producerWaiting = false
+                    if engine.queue.queuedChunksLocked <= engine.queue.capacity / 2 { refilling = true }
                 }
                 request = engine.decodeRequest
                 engine.decodeRequest = nil
@@ -40,6 +46,7 @@ final class DecodeWorker: @unchecked Sendable {  // confined to the decode threa
 
     private func handle(_ request: DecodeRequest) {
         generation = request.generation
+        refilling = true
         reportedWarnings = 0
         switch request.kind {
         case .load(let ref, let frame):

@@ -37,7 +37,9 @@ final class OutputWorker: @unchecked Sendable {  // confined to the audio thread
             var commands: [OutputCommand] = []
             let keepRunning: Bool = engine.lock.withLock {
                 if state != .playing || engine.queue.queuedChunksLocked == 0, engine.outputCommands.isEmpty, engine.running {
+                    engine.queue.consumerWaiting = true
                     engine.lock.wait(nanoseconds: 20_000_000)
+                    engine.queue.consumerWaiting = false
                 }
                 commands = engine.outputCommands
                 engine.outputCommands.removeAll()
@@ -152,7 +154,9 @@ final class OutputWorker: @unchecked Sendable {  // confined to the audio thread
             segments.append((chunk.token, written, chunk.startFrame + Int64(chunk.consumed)))
         }
         let fmt = chunk.format
-        let frames = min(output.periodFrames, chunk.frames - chunk.consumed)
+        // As much as the device has room for: a period at least (blocking at most one
+        // period, so commands still land within one), more when it is emptier.
+        let frames = min(output.writableFrames(), chunk.frames - chunk.consumed)
         let bytes = frames * fmt.bytesPerFrame
         let source = chunk.bytes + chunk.consumed * fmt.bytesPerFrame
         let targetGain = VolumeCurve.amplitude(volume)

@@ -158,6 +158,12 @@ public final class ALSAOutput: AudioOutput {
         }
     }
 
+    public func writableFrames() -> Int {
+        guard let pcm else { return periodFrames }
+        let available = snd_pcm_avail_update(pcm)
+        return available < 0 ? periodFrames : max(periodFrames, Int(available))
+    }
+
     public func delay() -> Int {
         guard let pcm else { return 0 }
         var frames: snd_pcm_sframes_t = 0
