@@ -43,3 +43,10 @@ import Testing
         #expect(scan.skipped.first?.contains("cannot open folder") == true)
     }
 }
+
+@Suite struct PathTests {
+    @Test func canonicalPaths() {
+        #expect(LibraryScanner.canonical("/music/playlists/../Album/./a.flac") == "/music/Album/a.flac")
+        #expect(LibraryScanner.canonical("a//b/../c") == "a/c")
+    }
+}

@@ -41,6 +41,26 @@ import Testing
         #expect(out.stderr.contains("end of the queue"))
     }
 
+    @Test func aChosenPlaylistIsTheQueue() throws {
+        let library = try fx.scratchFolder("run-playlist")
+        try? FileManager.default.removeItem(atPath: library)
+        try FileManager.default.createDirectory(atPath: "\(library)/lists", withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: fx.path("music24.flac"), toPath: "\(library)/a.flac")
+        try FileManager.default.copyItem(atPath: fx.path("mono8k.flac"), toPath: "\(library)/b.flac")
+        try "#EXTM3U\n#EXTINF:4,Only A\n../a.flac\n../missing.flac\n".write(toFile: "\(library)/lists/Only A.m3u8", atomically: true, encoding: .utf8)
+        let config = fx.path("run-playlist.toml")
+        try "[library]\nplaylist = \"Only A\"\n[playback]\nmode = \"once\"\nstart_volume = 100\n[control]\nkeyboard = false\n"
+            .write(toFile: config, atomically: true, encoding: .utf8)
+        let recording = fx.path("run-playlist.raw")
+        try? FileManager.default.removeItem(atPath: recording)
+        let out = try Tools.run("timeout", ["60", Tools.jukebox, "run", "--config", config, "--music-dir", library,
+                                            "--device", "file:FILE=\(recording),FORMAT=raw",
+                                            "--socket", NSTemporaryDirectory() + "jukebox-pl-\(getpid()).sock", "--exit-when-done"], check: false)
+        #expect(out.status == 0, "\(out.stderr)")
+        #expect(out.stderr.contains("playlist Only A: 1 tracks, 1 not found or not playable"))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: recording)) == (try fx.flacReference("music24.flac")))
+    }
+
     @Test func badConfigIsRefusedWithItsPosition() throws {
         let config = fx.path("bad.toml")
         try "[playback]\nvolume_stpe = 3\n".write(toFile: config, atomically: true, encoding: .utf8)

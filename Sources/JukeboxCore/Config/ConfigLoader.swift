@@ -44,7 +44,8 @@ public enum ConfigLoader {
             var c = JukeboxConfig()
             try allow(table, nil, ["library", "playback", "audio", "control"])
             if let t = try section("library") {
-                try allow(t, "library", ["music_dir", "playlists_dir"])
+                try allow(t, "library", ["music_dir", "playlists_dir", "playlist"])
+                c.library.playlist = try string(t, "library", "playlist") ?? c.library.playlist
                 c.library.musicDirectory = try string(t, "library", "music_dir") ?? c.library.musicDirectory
                 c.library.playlistsDirectory = try string(t, "library", "playlists_dir") ?? c.library.playlistsDirectory
             }

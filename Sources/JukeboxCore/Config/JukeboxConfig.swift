@@ -6,6 +6,8 @@ public struct JukeboxConfig: Sendable, Equatable {
         public var musicDirectory = "/srv/music"
         /// Extra M3U/M3U8 playlists, besides those inside the music folder.
         public var playlistsDirectory = "/srv/music/playlists"
+        /// Play this playlist (by name, without extension) instead of the whole library.
+        public var playlist = ""
     }
 
     public struct Playback: Sendable, Equatable {

@@ -78,18 +78,31 @@ public final class Daemon: @unchecked Sendable {
             var started = false
             let scan = LibraryScanner.scan(musicDirectory: library.musicDirectory, playlistsDirectory: library.playlistsDirectory) { first in
                 // Play at once; the full, sorted list follows when the scan ends.
+                // (A chosen playlist waits for the scan: its tracks may be anywhere.)
+                guard library.playlist.isEmpty else { return }
                 player.setTracks(first.map(\.path))
                 if autoplay { player.send(.play) }
                 started = true
             }
             for problem in scan.skipped { logger.warning("library: \(problem)") }
-            player.setTracks(scan.tracks.map(\.path))
+            var queue = scan.tracks.map(\.path)
+            if !library.playlist.isEmpty {
+                if let chosen = scan.playlists.first(where: { $0.name == library.playlist }) {
+                    let playable = Set(queue.map(LibraryScanner.canonical))
+                    queue = chosen.entries.filter { playable.contains(LibraryScanner.canonical($0)) }
+                    let missing = chosen.entries.count - queue.count
+                    logger.info("playlist \(chosen.name): \(queue.count) tracks\(missing > 0 ? ", \(missing) not found or not playable" : "")")
+                } else {
+                    logger.warning("playlist \"\(library.playlist)\" not found; playing the whole library")
+                }
+            }
+            player.setTracks(queue)
             logger.info("library: \(scan.tracks.count) tracks, \(scan.playlists.count) playlists, \(scan.skipped.count) skipped")
-            if scan.tracks.isEmpty {
+            if queue.isEmpty {
                 logger.warning("library: no music found in \(library.musicDirectory)")
                 if exit { DispatchQueue.main.async { self.shutdown(reason: "nothing to play") } }
             }
-            if autoplay, !started, !scan.tracks.isEmpty { player.send(.play) }
+            if autoplay, !started, !queue.isEmpty { player.send(.play) }
         }
     }
 

@@ -49,6 +49,17 @@ public enum LibraryScanner {
         return result
     }
 
+    /// A path with `.` and `..` resolved, so a playlist's `../Album/x.flac` matches the scan's.
+    public static func canonical(_ path: String) -> String {
+        var parts: [Substring] = []
+        for part in path.split(separator: "/") {
+            if part == "." || part.isEmpty { continue }
+            if part == "..", let last = parts.last, last != ".." { parts.removeLast(); continue }
+            parts.append(part)
+        }
+        return (path.hasPrefix("/") ? "/" : "") + parts.joined(separator: "/")
+    }
+
     /// Folder, then disc and track number, then file name with numbers compared as numbers.
     public static func sorted(_ tracks: [LibraryTrack]) -> [LibraryTrack] {
         tracks.sorted { a, b in
