@@ -172,38 +172,33 @@ public final class ControlServer: @unchecked Sendable {
             raw.copyBytes(from: bytes)
             raw[bytes.count] = 0
         }
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw ControlError("socket: \(Errno.current)") }
-        makeNonBlocking(fd)
-        let ok = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
-        guard ok == 0, listen(fd, 16) == 0 else {
-            let error = Errno.current
-            close(fd)
-            throw ControlError("cannot listen on \(path): \(error)")
-        }
+        let fd = try listening(AF_UNIX, &address, describedAs: path)
         chmod(path, 0o666)  // anyone logged in to the box may control the music
         return fd
     }
 
     static func listenTCP(port: Int) throws -> Int32 {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw ControlError("socket: \(Errno.current)") }
-        makeNonBlocking(fd)
-        var yes: Int32 = 1
-        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
         address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian  // 127.0.0.1 only
+        return try listening(AF_INET, &address, describedAs: "127.0.0.1:\(port)")
+    }
+
+    /// A non-blocking stream socket bound to `address` and listening.
+    private static func listening<Address>(_ family: Int32, _ address: inout Address, describedAs name: String) throws -> Int32 {
+        let fd = socket(family, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw ControlError("socket: \(Errno.current)") }
+        makeNonBlocking(fd)
+        var yes: Int32 = 1
+        if family == AF_INET { setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size)) }
         let ok = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<Address>.size)) }
         }
         guard ok == 0, listen(fd, 16) == 0 else {
             let error = Errno.current
             close(fd)
-            throw ControlError("cannot listen on 127.0.0.1:\(port): \(error)")
+            throw ControlError("cannot listen on \(name): \(error)")
         }
         return fd
     }

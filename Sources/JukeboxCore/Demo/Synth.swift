@@ -9,7 +9,7 @@ struct Synth {
     static let rate = 44_100
     private(set) var left: [Float]
     private(set) var right: [Float]
-    private var random = SplitMixRandom(seed: 2026)
+    private var random = SplitMix(seed: 2026)
 
     init(seconds: Double) {
         let n = Int(seconds * Double(Self.rate))
@@ -104,17 +104,4 @@ struct Synth {
         }
         return out
     }
-}
-
-struct SplitMixRandom {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
 }

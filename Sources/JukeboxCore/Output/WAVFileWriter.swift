@@ -48,15 +48,7 @@ public final class WAVFileWriter {
     }
 
     private func writeAll(_ bytes: UnsafeRawBufferPointer) throws {
-        var done = 0
-        while done < bytes.count {
-            let n = Glibc.write(fd, bytes.baseAddress! + done, bytes.count - done)
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw MediaError.unreadable(path, "cannot write: \(Errno.current)")
-            }
-            done += n
-        }
+        if let error = JukeboxCore.writeAll(fd, bytes) { throw MediaError.unreadable(path, "cannot write: \(error)") }
     }
 
     /// Plain PCM for mono/stereo 16-bit; WAVE_FORMAT_EXTENSIBLE otherwise, as the

@@ -47,15 +47,8 @@ public struct StderrLogHandler: LogHandler {
         case .plain:
             line = "\(level.rawValue) \(text)\n"
         }
-        let bytes = Array(line.utf8)
-        bytes.withUnsafeBytes { raw in
-            var done = 0
-            while done < raw.count {
-                let n = write(STDERR_FILENO, raw.baseAddress! + done, raw.count - done)
-                if n <= 0 { if n < 0 && errno == EINTR { continue } else { break } }
-                done += n
-            }
-        }
+        var output = line
+        output.withUTF8 { writeAll(STDERR_FILENO, UnsafeRawBufferPointer($0)) }
     }
 
     static func syslogPriority(_ level: Logger.Level) -> Int {
