@@ -1,7 +1,7 @@
 /// Interleaved little-endian integer PCM, the only sample layout the decoders produce.
 /// 24-bit is packed in three bytes (ALSA's S24_3LE, WAV's 24-bit), so decoded bytes
 /// can go to a WAV file or an ALSA PCM without repacking.
-public enum SampleFormat: Sendable, Equatable {
+public enum SampleFormat: Sendable, Hashable {
     case s16
     case s24
     case s32

@@ -1,5 +1,5 @@
 /// The PCM layout an output is set up for.
-public struct OutputFormat: Sendable, Equatable, CustomStringConvertible {
+public struct OutputFormat: Sendable, Hashable, CustomStringConvertible {
     public var sampleRate: Int
     public var channels: Int
     public var sampleFormat: SampleFormat
