@@ -14,8 +14,6 @@ public enum EngineEvent: Sendable {
     case trackStarted(token: Int)
     /// The track could not be opened or decoded; the player skips it.
     case trackFailed(token: Int, error: String)
-    /// The decode thread moved into the pre-opened next track: time to name the one after.
-    case needNext(afterToken: Int)
     /// The last queued audio has been played out.
     case finished
     /// The output failed; playback stopped at `frame` of `token`.

@@ -135,7 +135,6 @@ final class DecodeWorker: @unchecked Sendable {  // confined to the decode threa
             previous = ref
             current = (upcoming.ref, nextDecoder)
             next = nil
-            engine.onEvent(.needNext(afterToken: upcoming.ref.token))
             return
         }
         chunk.generation = generation

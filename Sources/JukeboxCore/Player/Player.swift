@@ -270,8 +270,6 @@ public final class Player: @unchecked Sendable {
             }
             if state == .loading { state = .playing }
             forgetOldTokens()
-        case .needNext:
-            break
         case .finished:
             let finished = playQueue.current ?? 0
             if let position = playQueue.advanceAfterNaturalEnd() {
