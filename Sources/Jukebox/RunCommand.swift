@@ -22,8 +22,16 @@ struct RunCommand: ParsableCommand {
     @Flag(help: "Exit when the queue has played out (for tests and benchmarks).")
     var exitWhenDone = false
 
+    @Flag(help: "Log debug detail too, such as how long each command took to reach the output.")
+    var verbose = false
+
     func run() throws {
-        LoggingSystem.bootstrap { StderrLogHandler(label: $0) }
+        let level: Logger.Level = verbose ? .debug : .info
+        LoggingSystem.bootstrap { label in
+            var handler = StderrLogHandler(label: label)
+            handler.logLevel = level
+            return handler
+        }
         let logger = Logger(label: "jukebox")
         var settings: JukeboxConfig
         do {

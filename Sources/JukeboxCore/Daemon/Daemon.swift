@@ -35,7 +35,12 @@ public final class Daemon: @unchecked Sendable {
         let playerBox = PlayerBox()
         let log = logger
         engine = AudioEngine(output: output) { event in
-            if case .warning(let text) = event { log.notice("\(text)") }
+            switch event {
+            case .warning(let text): log.notice("\(text)")
+            case .commandApplied(let command, let ns):
+                log.debug("\(command) took effect on the output \(Double(ns / 1000) / 1000) ms after it was asked for")
+            default: break
+            }
             playerBox.player?.engineEvent(event)
         }
         player = Player(engine: engine, settings: config.playback.player)

@@ -20,6 +20,8 @@ public enum EngineEvent: Sendable {
     case outputFailed(error: String)
     /// A recoverable problem (a damaged frame) worth a log line.
     case warning(String)
+    /// A pause, resume, seek or stop took effect on the output this long after it was asked for.
+    case commandApplied(String, nanoseconds: UInt64)
 }
 
 /// What the player can read at any time without waiting for the audio thread.
@@ -105,10 +107,10 @@ public final class AudioEngine: @unchecked Sendable {
         }
     }
 
-    public func pause() { post { $0.outputCommands.append(.pause) } }
-    public func resume() { post { $0.outputCommands.append(.resume) } }
-    public func stop() { post { $0.outputCommands.append(.stop) } }
-    public func seek(toFrame frame: Int64) { post { $0.outputCommands.append(.seek(frame)) } }
+    public func pause() { let t = NullOutput.now(); post { $0.outputCommands.append(.pause(postedAt: t)) } }
+    public func resume() { let t = NullOutput.now(); post { $0.outputCommands.append(.resume(postedAt: t)) } }
+    public func stop() { let t = NullOutput.now(); post { $0.outputCommands.append(.stop(postedAt: t)) } }
+    public func seek(toFrame frame: Int64) { let t = NullOutput.now(); post { $0.outputCommands.append(.seek(frame, postedAt: t)) } }
     public func setVolume(_ volume: Int) { post { $0.outputCommands.append(.volume(volume)) } }
 
     public var snapshot: EngineSnapshot { lock.withLock { published } }
@@ -134,10 +136,11 @@ struct DecodeRequest {
 
 enum OutputCommand {
     case begin(generation: Int, paused: Bool, token: Int, frame: Int64)
-    case pause
-    case resume
-    case stop
-    case seek(Int64)
+    // Each carries when it was posted, so the audio thread can report how long it took.
+    case pause(postedAt: UInt64)
+    case resume(postedAt: UInt64)
+    case stop(postedAt: UInt64)
+    case seek(Int64, postedAt: UInt64)
     case volume(Int)
 }
 

@@ -29,6 +29,8 @@ final class OutputWorker: @unchecked Sendable {  // confined to the audio thread
     private var history: [UInt8] = []
     private var historyEnd = 0  // bytes of valid history, newest at the end
     private var scratch: [UInt8] = []
+    /// When the pending resume was asked for; reported once its first audio is written.
+    private var resumePostedAt: UInt64?
 
     init(engine: AudioEngine) { self.engine = engine }
 
@@ -70,25 +72,32 @@ final class OutputWorker: @unchecked Sendable {  // confined to the audio thread
             lastError = nil
             state = paused ? .paused : .playing
             fadeInRemaining = 0
-        case .pause:
+        case .pause(let postedAt):
             guard state == .playing else { return }
             let heard = interrupt()
+            applied("pause", postedAt)
             state = .paused
             if let heard { reposition(to: heard) }
-        case .resume:
+        case .resume(let postedAt):
             guard state == .paused else { return }
             state = .playing
             fadeInRemaining = fadeFrames
-        case .stop:
-            if state == .playing { _ = interrupt() }
+            resumePostedAt = postedAt
+        case .stop(let postedAt):
+            if state == .playing {
+                _ = interrupt()
+                applied("stop", postedAt)
+            }
             state = .stopped
             engine.lock.withLock {
                 engine.generation += 1
                 generation = engine.generation
                 engine.decodeRequest = DecodeRequest(kind: .stop, generation: generation)
             }
-        case .seek(let frame):
-            guard let token = (state == .playing ? interrupt() : restingPosition)?.token else { return }
+        case .seek(let frame, let postedAt):
+            let wasPlaying = state == .playing
+            guard let token = (wasPlaying ? interrupt() : restingPosition)?.token else { return }
+            if wasPlaying { applied("seek", postedAt) }
             reposition(to: (token, max(0, frame)))
             if state == .playing { fadeInRemaining = fadeFrames }
         case .volume(let v):
@@ -184,10 +193,19 @@ final class OutputWorker: @unchecked Sendable {  // confined to the audio thread
             return
         }
         remember(data)
+        if let postedAt = resumePostedAt {
+            applied("resume", postedAt)
+            resumePostedAt = nil
+        }
         written += Int64(frames)
         chunk.consumed += frames
         if chunk.consumed >= chunk.frames { engine.queue.release() }
         announceTrackChanges()
+    }
+
+    private func applied(_ command: String, _ postedAt: UInt64) {
+        let now = NullOutput.now()
+        engine.onEvent(.commandApplied(command, nanoseconds: now > postedAt ? now - postedAt : 0))
     }
 
     private func fail(_ message: String) {

@@ -298,7 +298,7 @@ public final class Player: @unchecked Sendable {
         case .outputFailed(let error):
             lastError = error
             state = .error
-        case .warning:
+        case .warning, .commandApplied:
             break
         }
         notify()
