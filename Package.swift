@@ -6,6 +6,7 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .executable(name: "jukebox", targets: ["Jukebox"]),
+        .executable(name: "jukebox-board", targets: ["JukeboxBoard"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -34,6 +35,14 @@ let package = Package(
         ),
         .executableTarget(
             name: "Jukebox",
+            dependencies: [
+                "JukeboxCore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        // Recording and analysis for the virtual-board scenarios (Tests/VirtualBoard).
+        .executableTarget(
+            name: "JukeboxBoard",
             dependencies: [
                 "JukeboxCore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

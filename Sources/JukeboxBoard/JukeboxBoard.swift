@@ -1,0 +1,152 @@
+import ArgumentParser
+import JukeboxCore
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Tools the virtual-board scenarios use inside the guest and on the host: record from
+/// the loopback card, and find where recorded audio sits in a reference.
+@main
+struct JukeboxBoard: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "jukebox-board",
+        abstract: "Recording and analysis for the virtual-board tests.",
+        subcommands: [Record.self, Segments.self])
+}
+
+struct FormatOptions: ParsableArguments {
+    @Option var rate = 44_100
+    @Option var channels = 2
+    @Option(help: "16, 24 or 32") var bits = 16
+
+    var format: OutputFormat {
+        OutputFormat(sampleRate: rate, channels: channels, sampleFormat: SampleFormat(containing: bits) ?? .s16)
+    }
+}
+
+struct Record: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Record raw PCM from an ALSA capture device.")
+    @Option var device = "hw:Loopback,1,0"
+    @Option var seconds: Double
+    @Option var out: String
+    @OptionGroup var format: FormatOptions
+
+    func run() throws {
+        let capture = try ALSACapture(device: device, format: format.format)
+        let bytes = try capture.record(frames: Int(seconds * Double(format.rate)))
+        let fd = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        guard fd >= 0 else { throw ValidationError("cannot create \(out)") }
+        bytes.withUnsafeBytes { _ = writeAll(fd, $0) }
+        close(fd)
+    }
+}
+
+/// Splits a recording into stretches that each continue the reference without a break,
+/// and says where each sits in it. A stretch ends at silence (at least `gap` frames) or
+/// where the recording stops matching (a seek). One line per stretch:
+/// `segment start=R ref=F frames=N mismatched=M`: R is its first frame in the recording,
+/// F the matching frame in the reference (-1 if none), M how many of its frames differ
+/// (a fade at either edge does).
+struct Segments: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Find recorded stretches of sound in a reference.")
+    @Option var recording: String
+    @Option var reference: String
+    @OptionGroup var format: FormatOptions
+    @Option(help: "Frames of silence that end a stretch.") var gap = 2205
+    @Option(help: "Frames skipped at a stretch's start before matching (past a fade-in).") var settle = 441
+    @Option(help: "Frames in a row that differ before a stretch is taken to have jumped.") var divergence = 1024
+
+    func run() throws {
+        let rec = try Samples(path: recording, format: format.format)
+        let ref = try Samples(path: reference, format: format.format)
+        var i = 0
+        while i < rec.frames {
+            while i < rec.frames, rec.silent(i) { i += 1 }
+            guard i < rec.frames else { break }
+            let start = i
+            let probe = min(start + settle, rec.frames - 1)
+            guard let found = ref.find(rec, at: probe, count: min(64, rec.frames - probe)) else {
+                var quiet = 0
+                while i < rec.frames, quiet < gap { quiet = rec.silent(i) ? quiet + 1 : 0; i += 1 }
+                print("segment start=\(start) ref=-1 frames=\(i - start - quiet) mismatched=\(i - start - quiet)")
+                continue
+            }
+            let refStart = found - (probe - start)
+            var lastMatch = start - 1
+            var mismatched = 0
+            var quiet = 0
+            var differing = 0
+            while i < rec.frames, quiet < gap, differing < divergence {
+                if rec.equal(i, ref, refStart + (i - start)) {
+                    lastMatch = i
+                    differing = 0
+                } else {
+                    differing += 1
+                    mismatched += 1
+                }
+                quiet = rec.silent(i) ? quiet + 1 : 0
+                i += 1
+            }
+            let end = max(lastMatch + 1, start + 1)
+            if differing >= divergence {
+                mismatched -= differing
+                i = end  // the next stretch starts where this one stopped matching
+            }
+            print("segment start=\(start) ref=\(refStart) frames=\(end - start) mismatched=\(max(0, mismatched - quietMismatches(rec, ref, end, i, refStart - start)))")
+        }
+    }
+
+    /// Mismatches counted past the end of a stretch (in its trailing silence) are not its own.
+    private func quietMismatches(_ rec: Samples, _ ref: Samples, _ from: Int, _ to: Int, _ offset: Int) -> Int {
+        guard from < to else { return 0 }
+        return (from..<to).filter { !rec.equal($0, ref, $0 + offset) }.count
+    }
+}
+
+/// Interleaved PCM frames as integers.
+struct Samples {
+    let values: [Int32]
+    let channels: Int
+    var frames: Int { values.count / channels }
+
+    init(path: String, format: OutputFormat) throws {
+        let fd = open(path, O_RDONLY)
+        guard fd >= 0 else { throw ValidationError("cannot open \(path)") }
+        defer { close(fd) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let n = read(fd, &chunk, chunk.count)
+            if n <= 0 { break }
+            bytes += chunk[0..<n]
+        }
+        let width = format.sampleFormat.bytesPerSample
+        channels = format.channels
+        values = stride(from: 0, to: bytes.count - width + 1, by: width).map { o in
+            switch width {
+            case 2: Int32(Int16(bitPattern: UInt16(bytes[o]) | UInt16(bytes[o + 1]) << 8))
+            case 3: Int32(bytes[o]) | Int32(bytes[o + 1]) << 8 | Int32(Int8(bitPattern: bytes[o + 2])) << 16
+            default: Int32(bitPattern: UInt32(bytes[o]) | UInt32(bytes[o + 1]) << 8 | UInt32(bytes[o + 2]) << 16 | UInt32(bytes[o + 3]) << 24)
+            }
+        }
+    }
+
+    func silent(_ frame: Int) -> Bool { (0..<channels).allSatisfy { values[frame * channels + $0] == 0 } }
+
+    func equal(_ frame: Int, _ other: Samples, _ otherFrame: Int) -> Bool {
+        guard otherFrame >= 0, otherFrame < other.frames else { return false }
+        return (0..<channels).allSatisfy { values[frame * channels + $0] == other.values[otherFrame * channels + $0] }
+    }
+
+    /// Where `count` frames of `other` starting at `at` occur in self, exactly.
+    func find(_ other: Samples, at: Int, count: Int) -> Int? {
+        guard count > 0 else { return nil }
+        var candidate = 0
+        while candidate + count <= frames {
+            if (0..<count).allSatisfy({ other.equal(at + $0, self, candidate + $0) }) { return candidate }
+            candidate += 1
+        }
+        return nil
+    }
+}

@@ -1,0 +1,65 @@
+# Helpers for scenarios (sourced by /init in the guest; busybox sh).
+# A scenario ends by calling `pass` or `fail "reason"`. Its output goes to /out/NAME.log.
+
+FIX=/board/fixtures
+CTL=/tmp/jukebox.sock
+
+pass() { echo pass > /tmp/result; }
+fail() { echo "fail $*" > /tmp/result; echo "FAIL: $*"; }
+
+# start_jukebox MUSIC_DIR [extra jukebox run options]: plays to the loopback card.
+start_jukebox() {
+    dir=$1; shift
+    cat > /tmp/jukebox.toml <<CONF
+[playback]
+mode = "once"
+start_volume = 100
+[audio]
+device = "hw:Loopback,0,0"
+allow_conversion = false
+[control]
+keyboard = false
+CONF
+    jukebox run --config /tmp/jukebox.toml --music-dir "$dir" --socket $CTL --verbose "$@" > /tmp/jukebox.log 2>&1 &
+    JUKEBOX_PID=$!
+    i=0
+    while [ $i -lt 100 ] && ! jukebox ctl --socket $CTL ping > /dev/null 2>&1; do usleep 50000; i=$((i + 1)); done
+}
+
+ctl() { jukebox ctl --socket $CTL "$@"; }
+
+# record SECONDS FILE: captures what the loopback card plays, in the background.
+record() {
+    jukebox-board record --device hw:Loopback,1,0 --seconds "$1" --out "$2" &
+    RECORD_PID=$!
+    usleep 200000
+}
+
+wait_record() { wait $RECORD_PID; RECORD_PID=""; }
+
+# wait_jukebox [SECONDS]: wait for the jukebox to exit by itself (--exit-when-done);
+# false if it is still running after SECONDS (default 40).
+wait_jukebox() {
+    t=0
+    while running && [ $t -lt $((${1:-40} * 10)) ]; do usleep 100000; t=$((t + 1)); done
+    ! running
+}
+
+# decode FILE: the project's own decoder output, made in the guest. libmpg123 chooses its
+# synthesis code by CPU, so MP3 references are decoded on the CPU that plays them; on the
+# host the tests hold `jukebox decode` equal to `mpg123 -s`.
+decode() { jukebox decode "$1" -o -; }
+
+running() { kill -0 "$JUKEBOX_PID" 2>/dev/null; }
+
+segments() { jukebox-board segments --recording "$1" --reference "$2"; }
+
+# field NAME LINE: the value of NAME=... in a segments line.
+field() { echo "$2" | tr ' ' '\n' | sed -n "s/^$1=//p"; }
+
+board_cleanup() {
+    [ -n "${JUKEBOX_PID:-}" ] && kill "$JUKEBOX_PID" 2>/dev/null && wait "$JUKEBOX_PID" 2>/dev/null
+    [ -n "${RECORD_PID:-}" ] && kill "$RECORD_PID" 2>/dev/null
+    echo "---- jukebox log"; cat /tmp/jukebox.log 2>/dev/null
+    JUKEBOX_PID="" RECORD_PID=""
+}

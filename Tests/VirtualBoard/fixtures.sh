@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Makes the scenarios' audio on the host with sox, flac and lame, and the references they
+# are compared with (what flac -d and mpg123 -s decode). Usage: fixtures.sh DIR
+set -euo pipefail
+dir=$1
+mkdir -p "$dir"/{plays,gapless,long,bad}
+cd "$dir"
+# Music-like: plucked notes over a little noise, 44.1 kHz 16-bit stereo.
+sox -n -r 44100 -b 16 -c 2 music.wav synth 3 pluck C3 pluck E4 synth 3 pinknoise mix gain -8 2>/dev/null
+sox -n -r 44100 -b 16 -c 2 long.wav synth 6 pluck G3 pluck B4 synth 6 pinknoise mix gain -8 2>/dev/null
+flac -s -f -o plays/1.flac music.wav
+lame --quiet -V 2 music.wav plays/2.mp3
+flac -s -d -c --force-raw-format --endian=little --sign=signed plays/1.flac > flac.ref
+# Three tracks cut from one continuous signal at sample boundaries.
+sox long.wav gapless/1.flac trim 0 70001s
+sox long.wav gapless/2.flac trim 70001s 90000s
+sox long.wav gapless/3.flac trim 160001s
+sox long.wav -t raw gapless.ref
+flac -s -f -o long/long.flac long.wav
+sox long.wav -t raw long.ref
+# Valid files among damaged ones.
+cp plays/1.flac bad/1-good.flac
+head -c 20000 plays/1.flac > bad/2-truncated.flac
+head -c 50000 /dev/urandom > bad/3-garbage.mp3
+: > bad/4-empty.flac
+cp plays/2.mp3 bad/5-good.mp3
+rm -f music.wav long.wav
