@@ -53,7 +53,7 @@ struct Segments: ParsableCommand {
     @Option var recording: String
     @Option var reference: String
     @OptionGroup var format: FormatOptions
-    @Option(help: "Frames of silence that end a stretch.") var gap = 2205
+    @Option(help: "Frames of silence that end a stretch (441 = 10 ms).") var gap = 441
     @Option(help: "Frames skipped at a stretch's start before matching (past a fade-in).") var settle = 441
     @Option(help: "Frames in a row that differ before a stretch is taken to have jumped.") var divergence = 1024
 
@@ -64,14 +64,36 @@ struct Segments: ParsableCommand {
         while i < rec.frames {
             while i < rec.frames, rec.silent(i) { i += 1 }
             guard i < rec.frames else { break }
-            let start = i
-            let probe = min(start + settle, rec.frames - 1)
-            guard let found = ref.find(rec, at: probe, count: min(64, rec.frames - probe)) else {
-                var quiet = 0
-                while i < rec.frames, quiet < gap { quiet = rec.silent(i) ? quiet + 1 : 0; i += 1 }
-                print("segment start=\(start) ref=-1 frames=\(i - start - quiet) mismatched=\(i - start - quiet)")
+            var start = i
+            // Where the reference resumes: probe past a fade-in, and slide on through data
+            // that is not in the reference at all (stale audio a device sends on a stop).
+            var found: Int?
+            var probe = min(start + settle, rec.frames - 1)
+            var quietRun = 0
+            while found == nil, probe < rec.frames - 1 {
+                found = ref.find(rec, at: probe, count: min(64, rec.frames - probe))
+                if found == nil {
+                    quietRun = rec.silent(probe) ? quietRun + 1 : 0
+                    if quietRun >= gap { break }
+                    probe += 1
+                }
+            }
+            guard let found else {
+                let end = probe - quietRun
+                print("segment start=\(start) ref=-1 frames=\(end - start) mismatched=\(end - start)")
+                i = probe
                 continue
             }
+            // The stretch begins where its fade-in begins: walk back from the first exact
+            // match while frames are the reference scaled toward zero.
+            var matchStart = probe
+            while matchStart > start, rec.fadeOf(ref, matchStart - 1, found - (probe - matchStart) - 1) { matchStart -= 1 }
+            if matchStart > start {
+                // Before it, data that is not in the reference: reported on its own.
+                print("segment start=\(start) ref=-1 frames=\(matchStart - start) mismatched=\(matchStart - start)")
+                start = matchStart
+            }
+            i = start
             let refStart = found - (probe - start)
             var lastMatch = start - 1
             var mismatched = 0
@@ -81,11 +103,14 @@ struct Segments: ParsableCommand {
                 if rec.equal(i, ref, refStart + (i - start)) {
                     lastMatch = i
                     differing = 0
+                    quiet = 0
+                } else if rec.silent(i) {
+                    quiet += 1  // silence ends a stretch; it is not a mismatch
                 } else {
                     differing += 1
                     mismatched += 1
+                    quiet = 0
                 }
-                quiet = rec.silent(i) ? quiet + 1 : 0
                 i += 1
             }
             let end = max(lastMatch + 1, start + 1)
@@ -93,14 +118,8 @@ struct Segments: ParsableCommand {
                 mismatched -= differing
                 i = end  // the next stretch starts where this one stopped matching
             }
-            print("segment start=\(start) ref=\(refStart) frames=\(end - start) mismatched=\(max(0, mismatched - quietMismatches(rec, ref, end, i, refStart - start)))")
+            print("segment start=\(start) ref=\(refStart) frames=\(end - start) mismatched=\(mismatched)")
         }
-    }
-
-    /// Mismatches counted past the end of a stretch (in its trailing silence) are not its own.
-    private func quietMismatches(_ rec: Samples, _ ref: Samples, _ from: Int, _ to: Int, _ offset: Int) -> Int {
-        guard from < to else { return 0 }
-        return (from..<to).filter { !rec.equal($0, ref, $0 + offset) }.count
     }
 }
 
@@ -129,6 +148,16 @@ struct Samples {
             case 3: Int32(bytes[o]) | Int32(bytes[o + 1]) << 8 | Int32(Int8(bitPattern: bytes[o + 2])) << 16
             default: Int32(bitPattern: UInt32(bytes[o]) | UInt32(bytes[o + 1]) << 8 | UInt32(bytes[o + 2]) << 16 | UInt32(bytes[o + 3]) << 24)
             }
+        }
+    }
+
+    /// Whether `frame` looks like `other`'s frame faded: each sample zero, or of the same
+    /// sign and no larger.
+    func fadeOf(_ other: Samples, _ frame: Int, _ otherFrame: Int) -> Bool {
+        guard otherFrame >= 0, otherFrame < other.frames, !silent(frame) else { return false }
+        return (0..<channels).allSatisfy { c in
+            let r = values[frame * channels + c], e = other.values[otherFrame * channels + c]
+            return r == 0 || ((r > 0) == (e > 0) && abs(r) <= abs(e) + 1)
         }
     }
 

@@ -112,6 +112,28 @@ final class FakeEngine: PlaybackEngine, @unchecked Sendable {
         #expect(completed.items == [.completed(position: 0, queueEnded: false)])
     }
 
+    /// Short tracks: the decode thread moves on twice before the first change is heard;
+    /// each move names the following track at once, and the heard changes catch up.
+    @Test func decoderRunningAheadOfShortTracks() {
+        let (player, engine) = player(5)
+        player.perform(.play)
+        startHearing(player, engine)
+        let second = engine.nextToken!
+        player.engineEvent(.decoderAdvanced(token: second))
+        _ = player.status
+        #expect(engine.calls.last == .setNext("/music/2.flac"))
+        let third = engine.nextToken!
+        player.engineEvent(.decoderAdvanced(token: third))
+        _ = player.status
+        #expect(engine.calls.last == .setNext("/music/3.flac"))
+        #expect(player.status.queuePosition == 0)  // still hearing the first
+        player.engineEvent(.trackStarted(token: second))
+        #expect(player.status.queuePosition == 1)
+        player.engineEvent(.trackStarted(token: third))
+        #expect(player.status.queuePosition == 2)
+        #expect(engine.calls.last == .setNext("/music/3.flac"))  // unchanged: already named
+    }
+
     @Test func queueEndInOnceModeStops() {
         let (player, engine) = player(1)
         player.perform(.play)

@@ -34,8 +34,7 @@ import Testing
         #expect(out.status == 0, "\(out.stderr)")
         let whole = try Tools.run("sox", [fx.path("music16.wav"), "-t", "raw", "-"]).stdout
         let recorded = try Data(contentsOf: URL(fileURLWithPath: recording))
-        #expect(recorded.count == whole.count)
-        #expect(recorded == whole)
+        #expect(isAudioThenSilence(recorded, whole))
         #expect(out.stderr.contains("track 3.flac"))
         #expect(out.stderr.contains("library: 3 tracks"))
         #expect(out.stderr.contains("end of the queue"))
@@ -58,7 +57,8 @@ import Testing
                                             "--socket", NSTemporaryDirectory() + "jukebox-pl-\(getpid()).sock", "--exit-when-done"], check: false)
         #expect(out.status == 0, "\(out.stderr)")
         #expect(out.stderr.contains("playlist Only A: 1 tracks, 1 not found or not playable"))
-        #expect(try Data(contentsOf: URL(fileURLWithPath: recording)) == (try fx.flacReference("music24.flac")))
+        #expect(isAudioThenSilence(try Data(contentsOf: URL(fileURLWithPath: recording)), try fx.flacReference("music24.flac"),
+                                   bytesPerFrame: 6, sampleRate: 96_000))
     }
 
     @Test func badConfigIsRefusedWithItsPosition() throws {

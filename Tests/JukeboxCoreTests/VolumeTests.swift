@@ -45,7 +45,7 @@ import Testing
         engine.shutdown()
         let reference = try fx.flacReference("music16.flac").withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
         let recorded = try Data(contentsOf: URL(fileURLWithPath: path)).withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
-        #expect(recorded.count == reference.count)
+        #expect(recorded.count >= reference.count && recorded[reference.count...].allSatisfy { $0 == 0 })
         let gain = VolumeCurve.amplitude(50)
         let settled = 44_100 * 2  // well past the first write's ramp
         let worst = zip(recorded[settled...], reference[settled...]).map { abs(Int($0) - Int((Double($1) * gain).rounded())) }.max() ?? 0

@@ -52,7 +52,22 @@ decode() { jukebox decode "$1" -o -; }
 
 running() { kill -0 "$JUKEBOX_PID" 2>/dev/null; }
 
-segments() { jukebox-board segments --recording "$1" --reference "$2"; }
+# segments RECORDING REFERENCE; the recording is kept in /out for a look after a failure.
+segments() {
+    cp "$1" /out/ 2>/dev/null
+    jukebox-board segments --recording "$1" --reference "$2"
+}
+
+# music_segments RECORDING REFERENCE: the stretches found in the reference. The loopback
+# card, when a playback stream stops, sends a few hundred frames of stale data (audio from
+# earlier in its buffers); those stretches (ref=-1) are left out here, and `stale_ok`
+# checks that each is shorter than two periods (882 frames, 20 ms) so nothing else hides there.
+music_segments() { segments "$1" "$2" | grep -v 'ref=-1'; }
+stale_ok() {
+    segments "$1" "$2" | grep 'ref=-1' | while read -r line; do
+        [ "$(field frames "$line")" -lt 882 ] || { echo "long unmatched stretch: $line"; return 1; }
+    done
+}
 
 # field NAME LINE: the value of NAME=... in a segments line.
 field() { echo "$2" | tr ' ' '\n' | sed -n "s/^$1=//p"; }

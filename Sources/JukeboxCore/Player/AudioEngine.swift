@@ -12,6 +12,9 @@ public enum EngineEvent: Sendable {
     case trackOpened(token: Int, info: StreamInfo, metadata: TrackMetadata)
     /// The first frame of this track is being heard (after a load, or a gapless change).
     case trackStarted(token: Int)
+    /// The decode thread moved into the pre-opened next track (before it is heard): the
+    /// player names the one after, so even tracks shorter than the decode-ahead join up.
+    case decoderAdvanced(token: Int)
     /// The track could not be opened or decoded; the player skips it.
     case trackFailed(token: Int, error: String)
     /// The last queued audio has been played out.

@@ -75,7 +75,9 @@ final class DecodeWorker: @unchecked Sendable {  // confined to the decode threa
             engine.onEvent(.trackOpened(token: ref.token, info: decoder.info, metadata: decoder.metadata))
             current = (ref, decoder)
             ended = false
-            seek(decoder, to: frame, token: ref.token)
+            // A new decoder is already at the start; an MP3 "seek" to 0 would prime from
+            // nothing and differ from straight decoding in its first frames.
+            if frame > 0 { seek(decoder, to: frame, token: ref.token) }
         } catch {
             ended = true
             engine.onEvent(.trackFailed(token: ref.token, error: "\(error)"))
@@ -135,6 +137,7 @@ final class DecodeWorker: @unchecked Sendable {  // confined to the decode threa
             previous = ref
             current = (upcoming.ref, nextDecoder)
             next = nil
+            engine.onEvent(.decoderAdvanced(token: upcoming.ref.token))
             return
         }
         chunk.generation = generation

@@ -31,6 +31,9 @@ final class OutputWorker: @unchecked Sendable {  // confined to the audio thread
     private var scratch: [UInt8] = []
     /// When the pending resume was asked for; reported once its first audio is written.
     private var resumePostedAt: UInt64?
+    /// When the last interrupt began, and how long after that its fade began to sound.
+    private var interruptStartedAt: UInt64 = 0
+    private var audibleAfterNanoseconds: UInt64 = 0
 
     init(engine: AudioEngine) { self.engine = engine }
 
@@ -136,6 +139,8 @@ final class OutputWorker: @unchecked Sendable {  // confined to the audio thread
         }
         if chunk.endOfStream {
             engine.queue.release()
+            finishPeriod()
+            endWithSilence()
             output.drain()
             restingPosition = heardPosition()
             written = 0
@@ -145,7 +150,10 @@ final class OutputWorker: @unchecked Sendable {  // confined to the audio thread
             return
         }
         if chunk.format != format {
-            if format != nil { output.drain() }  // play out the old format first
+            if format != nil {  // play out the old format first
+                finishPeriod()
+                output.drain()
+            }
             do {
                 try output.configure(chunk.format)
             } catch {
@@ -194,6 +202,8 @@ final class OutputWorker: @unchecked Sendable {  // confined to the audio thread
         }
         remember(data)
         if let postedAt = resumePostedAt {
+            interruptStartedAt = NullOutput.now()
+            audibleAfterNanoseconds = 0
             applied("resume", postedAt)
             resumePostedAt = nil
         }
@@ -203,9 +213,31 @@ final class OutputWorker: @unchecked Sendable {  // confined to the audio thread
         announceTrackChanges()
     }
 
+    /// Reports when the command became audible: for a rewind-and-fade, when the fade
+    /// starts to sound (what the device still had queued before it), not when the drain
+    /// of the silence after it returned.
     private func applied(_ command: String, _ postedAt: UInt64) {
-        let now = NullOutput.now()
-        engine.onEvent(.commandApplied(command, nanoseconds: now > postedAt ? now - postedAt : 0))
+        let audible = interruptStartedAt + audibleAfterNanoseconds
+        engine.onEvent(.commandApplied(command, nanoseconds: audible > postedAt ? audible - postedAt : 0))
+    }
+
+    /// Ends the stream with about 100 ms of silence, so whatever a device does with the
+    /// audio still queued when it stops (the loopback drops it; some DACs pop) happens to
+    /// silence, not to the end of the music.
+    private func endWithSilence() {
+        guard let format else { return }
+        let silence = [UInt8](repeating: 0, count: 10 * output.periodFrames * format.bytesPerFrame)
+        try? silence.withUnsafeBytes { try output.write($0) }
+    }
+
+    /// Pads the last partial period with silence before a drain: some drivers (the
+    /// loopback among them) send whole periods, stale data included.
+    private func finishPeriod() {
+        guard let format else { return }
+        let remainder = Int(written % Int64(output.periodFrames))
+        guard remainder > 0 else { return }
+        let silence = [UInt8](repeating: 0, count: (output.periodFrames - remainder) * format.bytesPerFrame)
+        try? silence.withUnsafeBytes { try output.write($0) }
     }
 
     private func fail(_ message: String) {
@@ -237,9 +269,13 @@ final class OutputWorker: @unchecked Sendable {  // confined to the audio thread
     /// plays a short fade-out in its place, and discards the rest. Returns the position the
     /// listener heard last, which is where playback continues.
     private func interrupt() -> (token: Int, frame: Int64)? {
+        interruptStartedAt = NullOutput.now()
+        audibleAfterNanoseconds = 0
         guard let format else { return restingPosition }
         let queued = output.delay()
-        let safety = output.periodFrames
+        // Leave two periods alone: drivers move their pointer a period at a time, so the
+        // audio just past it may already be on its way out.
+        let safety = 2 * output.periodFrames
         let rewound = queued > safety + fadeFrames ? output.rewind(queued - safety) : 0
         if rewound > 0, historyEnd >= rewound * format.bytesPerFrame {
             written -= Int64(rewound)
@@ -247,15 +283,19 @@ final class OutputWorker: @unchecked Sendable {  // confined to the audio thread
             let start = historyEnd - rewound * format.bytesPerFrame
             var tail = Array(history[start..<(start + fade * format.bytesPerFrame)])
             tail.withUnsafeMutableBytes { GainRamp.apply($0.baseAddress!, frames: fade, format: format, from: 1, to: 0) }
-            tail += [UInt8](repeating: 0, count: safety * format.bytesPerFrame)
+            // Silence to the end of a period and one more, so no stale data follows.
+            let pad = output.periodFrames - (Int(written) + fade) % output.periodFrames + output.periodFrames
+            tail += [UInt8](repeating: 0, count: pad * format.bytesPerFrame)
             try? tail.withUnsafeBytes { try output.write($0) }
             written += Int64(fade)
             let heard = heardPositionAt(written)
+            audibleAfterNanoseconds = UInt64(queued - rewound) * 1_000_000_000 / UInt64(format.sampleRate)
             output.drain()
             return heard
         }
         // The device cannot take audio back (or holds almost none): stop at once.
         let heard = heardPosition()
+        audibleAfterNanoseconds = 0
         output.dropAndPrepare()
         return heard
     }

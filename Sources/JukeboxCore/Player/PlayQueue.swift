@@ -58,6 +58,21 @@ public struct PlayQueue<Generator: RandomNumberGenerator & Sendable>: Sendable {
         }
     }
 
+    /// What follows `position` at its natural end, when `position` is itself the track
+    /// after the current one: the decode thread can be two tracks ahead of what is heard.
+    /// In shuffle, nil across a cycle boundary (the next cycle is drawn when it starts).
+    public mutating func peekAfterUpcoming(_ position: Int) -> Int? {
+        guard count > 0 else { return nil }
+        switch mode {
+        case .repeatOne: return position
+        case .once: return position + 1 < count ? position + 1 : nil
+        case .repeatAll: return (position + 1) % count
+        case .shuffle:
+            guard let at = shuffleOrder.firstIndex(of: position), at + 1 < shuffleOrder.count, at > shufflePosition else { return nil }
+            return shuffleOrder[at + 1]
+        }
+    }
+
     /// The current track ended by itself.
     public mutating func advanceAfterNaturalEnd() -> Int? {
         guard let next = peekAfterNaturalEnd() else {

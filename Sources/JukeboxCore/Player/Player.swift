@@ -51,7 +51,10 @@ public final class Player: @unchecked Sendable {
     private var tokens: [Int: Int] = [:]
     private var opened: [Int: (info: StreamInfo, metadata: TrackMetadata)] = [:]
     private var currentToken: Int?
+    /// The track the engine will continue with, not yet decoded into.
     private var pendingNext: (token: Int, position: Int)?
+    /// Tracks the decode thread has moved into but the listener has not reached yet.
+    private var decodedAhead: [(token: Int, position: Int)] = []
     private var wasPlayingBeforeInterruption = false
     private var interrupted = false
     private var scanTimer: DispatchSourceTimer?
@@ -183,6 +186,7 @@ public final class Player: @unchecked Sendable {
         tokens[token] = position
         currentToken = token
         pendingNext = nil
+        decodedAhead.removeAll()
         engine.play(TrackRef(token: token, path: tracks[position]), from: frame, paused: paused)
         state = paused ? .paused : .loading
         scheduleNext()
@@ -217,10 +221,18 @@ public final class Player: @unchecked Sendable {
         state = .stopped
     }
 
-    /// Names the track after the current one, so the engine can open it early and
+    /// Names the track after the last one the engine has, so it can open it early and
     /// continue without a gap.
     private func scheduleNext() {
-        guard currentToken != nil, let position = playQueue.peekAfterNaturalEnd(), position < tracks.count else {
+        let position: Int?
+        if currentToken == nil {
+            position = nil
+        } else if let last = decodedAhead.last {
+            position = playQueue.peekAfterUpcoming(last.position)
+        } else {
+            position = playQueue.peekAfterNaturalEnd()
+        }
+        guard let position, position < tracks.count else {
             pendingNext = nil
             engine.setNext(nil)
             return
@@ -257,16 +269,30 @@ public final class Player: @unchecked Sendable {
         case .trackOpened(let token, let info, let metadata):
             opened[token] = (info, metadata)
             consecutiveFailures = 0
+        case .decoderAdvanced(let token):
+            guard let pending = pendingNext, pending.token == token else { break }
+            decodedAhead.append(pending)
+            pendingNext = nil
+            scheduleNext()
         case .trackStarted(let token):
             guard token != currentToken || state == .loading else { break }
-            if token != currentToken, let pending = pendingNext, pending.token == token {
-                // A gapless change: the previous track completed by itself.
-                let finished = playQueue.current ?? 0
-                _ = playQueue.advanceAfterNaturalEnd()
-                emit(.completed(position: finished, queueEnded: false))
-                currentToken = token
-                pendingNext = nil
-                scheduleNext()
+            if token != currentToken {
+                if pendingNext?.token == token, let pending = pendingNext {
+                    // Heard before the decoder's note arrived: same thing.
+                    decodedAhead.append(pending)
+                    pendingNext = nil
+                }
+                if let at = decodedAhead.firstIndex(where: { $0.token == token }) {
+                    // A gapless change: each track before this one completed by itself.
+                    for _ in 0...at {
+                        let finished = playQueue.current ?? 0
+                        _ = playQueue.advanceAfterNaturalEnd()
+                        emit(.completed(position: finished, queueEnded: false))
+                    }
+                    decodedAhead.removeFirst(at + 1)
+                    currentToken = token
+                    scheduleNext()
+                }
             }
             if state == .loading { state = .playing }
             forgetOldTokens()
@@ -305,7 +331,7 @@ public final class Player: @unchecked Sendable {
     }
 
     private func forgetOldTokens() {
-        let keep = Set([currentToken, pendingNext?.token].compactMap { $0 })
+        let keep = Set([currentToken, pendingNext?.token].compactMap { $0 } + decodedAhead.map(\.token))
         tokens = tokens.filter { keep.contains($0.key) || $0.key > (currentToken ?? 0) }
         opened = opened.filter { keep.contains($0.key) || $0.key > (currentToken ?? 0) }
     }
