@@ -273,9 +273,9 @@ final class OutputWorker: @unchecked Sendable {  // confined to the audio thread
         audibleAfterNanoseconds = 0
         guard let format else { return restingPosition }
         let queued = output.delay()
-        // Leave two periods alone: drivers move their pointer a period at a time, so the
+        // Leave one period alone: drivers move their pointer a period at a time, so the
         // audio just past it may already be on its way out.
-        let safety = 2 * output.periodFrames
+        let safety = output.periodFrames
         let rewound = queued > safety + fadeFrames ? output.rewind(queued - safety) : 0
         if rewound > 0, historyEnd >= rewound * format.bytesPerFrame {
             written -= Int64(rewound)
