@@ -210,7 +210,6 @@ final class OutputWorker: @unchecked Sendable {  // confined to the audio thread
         written += Int64(frames)
         chunk.consumed += frames
         if chunk.consumed >= chunk.frames { engine.queue.release() }
-        announceTrackChanges()
     }
 
     /// Reports when the command became audible: for a rewind-and-fade, when the fade
@@ -250,8 +249,8 @@ final class OutputWorker: @unchecked Sendable {  // confined to the audio thread
     }
 
     /// Tells the player when the first frame of a new track is heard.
-    private func announceTrackChanges() {
-        guard let heard = heardPosition(), heard.token != heardToken else { return }
+    private func announceTrackChanges(_ heard: (token: Int, frame: Int64)?) {
+        guard let heard, heard.token != heardToken else { return }
         heardToken = heard.token
         engine.onEvent(.trackStarted(token: heard.token))
         // Segments of tracks no longer heard are no longer needed.
@@ -260,9 +259,7 @@ final class OutputWorker: @unchecked Sendable {  // confined to the audio thread
 
     /// The track and frame being heard now.
     private func heardPosition() -> (token: Int, frame: Int64)? {
-        let heard = max(0, written - Int64(output.delay()))
-        guard let segment = segments.last(where: { $0.written <= heard }) else { return restingPosition }
-        return (segment.token, segment.frame + heard - segment.written)
+        heardPositionAt(max(0, written - Int64(output.delay())))
     }
 
     /// Stops the sound within a period: takes back what the device has queued where it can,
@@ -322,8 +319,11 @@ final class OutputWorker: @unchecked Sendable {  // confined to the audio thread
         historyEnd += n
     }
 
+    /// Publishes the position (one device-delay query per pass of the loop) and announces
+    /// a track change once its first frame is heard.
     private func publish() {
         let position = state == .playing ? heardPosition() : restingPosition
+        if state == .playing { announceTrackChanges(position) }
         let snapshotState: EngineSnapshot.State = switch state {
         case .idle: .idle
         case .playing: .playing

@@ -22,20 +22,6 @@ public struct PlayerStatus: Sendable, Equatable {
 
     public var progress: Double { duration > 0 ? min(1, max(0, elapsed / duration)) : 0 }
 
-    /// A short human line: "▶ 1:02 / 3:45 Title — Artist".
-    public var summary: String {
-        let symbol = switch state {
-        case .playing: "▶"
-        case .paused: "⏸"
-        case .stopped: "⏹"
-        case .loading: "…"
-        case .error: "!"
-        }
-        let title = metadata?.title ?? path.map { String($0.split(separator: "/").last ?? "") } ?? "nothing queued"
-        let artist = metadata?.artist.map { " — \($0)" } ?? ""
-        return "\(symbol) \(Self.clock(elapsed)) / \(Self.clock(duration)) \(title)\(artist)"
-    }
-
     public static func clock(_ seconds: Double) -> String {
         let s = Int(max(0, seconds))
         return "\(s / 60):\(String(s % 60).leftPadded(to: 2))"
