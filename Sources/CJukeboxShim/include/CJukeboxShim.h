@@ -1,9 +1,38 @@
 #ifndef CJUKEBOX_SHIM_H
 #define CJUKEBOX_SHIM_H
 
+#include <stddef.h>
+#include <linux/input.h>
+#include <linux/netlink.h>
+
 /// alsa-lib prints its own error messages to stderr through a variadic callback, which
 /// Swift cannot define. The jukebox reports ALSA errors itself (with the device and what
 /// it was doing), so this installs a handler that drops alsa-lib's copies.
 void jukebox_alsa_silence_errors(void);
+
+// evdev and uinput ioctls are function-like macros, which Swift cannot import.
+// Each returns what ioctl returns (-1 with errno set on failure).
+
+/// The device's name (EVIOCGNAME).
+int jukebox_evdev_name(int fd, char *buffer, size_t size);
+/// Timestamps events on this clock (EVIOCSCLOCKID), e.g. CLOCK_MONOTONIC.
+int jukebox_evdev_set_clock(int fd, int clock_id);
+/// Which event types or codes of one type the device has (EVIOCGBIT).
+int jukebox_evdev_bits(int fd, int type, unsigned char *bits, size_t size);
+/// Which keys are down now (EVIOCGKEY), to resynchronise after SYN_DROPPED.
+int jukebox_evdev_key_state(int fd, unsigned char *bits, size_t size);
+/// An absolute axis's current value (EVIOCGABS).
+int jukebox_evdev_abs_value(int fd, int code, int *value);
+
+/// The kernel's own name for an event code, e.g. "KEY_PLAYPAUSE" -> (EV_KEY, 164);
+/// returns 0 if the name is not one the jukebox knows.
+int jukebox_evdev_code_named(const char *name, int *type, int *code);
+/// The name of a code (NULL if not in the table).
+const char *jukebox_evdev_code_name(int type, int code);
+
+/// Creates a uinput device with these keys and relative axes (for tests and the virtual
+/// board). Returns 0, or -1 with errno set.
+int jukebox_uinput_create(int fd, const char *name, const int *keys, int key_count, const int *rels, int rel_count);
+int jukebox_uinput_destroy(int fd);
 
 #endif

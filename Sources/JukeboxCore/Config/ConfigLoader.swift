@@ -39,10 +39,12 @@ public enum ConfigLoader {
         let table: TOMLTable
         let locator: KeyLocator
         let path: String
+        /// Which entry of an array of tables (`[[input.button]]`) is being read.
+        var index = 0
 
         mutating func read() throws -> JukeboxConfig {
             var c = JukeboxConfig()
-            try allow(table, nil, ["library", "playback", "audio", "control"])
+            try allow(table, nil, ["library", "playback", "audio", "control", "input"])
             if let t = try section("library") {
                 try allow(t, "library", ["music_dir", "playlists_dir", "playlist"])
                 c.library.playlist = try string(t, "library", "playlist") ?? c.library.playlist
@@ -97,6 +99,9 @@ public enum ConfigLoader {
                 c.control.tcpPort = try int(t, s, "tcp_port", 0...65535) ?? c.control.tcpPort
                 c.control.keyboard = try bool(t, s, "keyboard") ?? c.control.keyboard
             }
+            if let t = try section("input") {
+                c.input = try readInput(t, skipSeconds: c.playback.skipSeconds)
+            }
             return c
         }
 
@@ -145,8 +150,8 @@ public enum ConfigLoader {
             return n
         }
 
-        func error(_ section: String?, _ key: String, _ reason: String) -> ConfigError {
-            let (line, column) = locator.position(section: section, key: key)
+        func error(_ section: String?, _ key: String?, _ reason: String) -> ConfigError {
+            let (line, column) = locator.position(section: section, index: index, key: key)
             return ConfigError(path: path, line: line, column: column, reason: reason)
         }
 
@@ -173,29 +178,38 @@ public enum ConfigLoader {
 }
 
 /// Finds where a key is written, for error messages: TOMLKit reports positions for syntax
-/// errors only. It follows `[section]` headers and matches `key =` at the start of a line.
+/// errors only. It follows `[section]` and `[[array.of.tables]]` headers (counting the
+/// entries of an array) and matches `key =` at the start of a line.
 struct KeyLocator {
     let lines: [Substring]
 
     init(text: String) { lines = text.split(separator: "\n", omittingEmptySubsequences: false) }
 
-    func position(section wanted: String?, key: String) -> (line: Int, column: Int) {
-        var current: String?
+    /// The key's line and column in `section` (the `index`th entry if it is an array of
+    /// tables); with no key, the entry's header. (1, 1) when not found.
+    func position(section wanted: String?, index: Int = 0, key: String?) -> (line: Int, column: Int) {
+        var current: (name: String, index: Int)?
+        var entries: [String: Int] = [:]
         for (i, raw) in lines.enumerated() {
             let line = raw.drop { $0 == " " || $0 == "\t" }
             let column = raw.count - line.count + 1
             if line.hasPrefix("[") {
-                let name = line.dropFirst().prefix { $0 != "]" }.trimmingSpaces
-                current = name
+                let isArray = line.hasPrefix("[[")
+                let name = line.dropFirst(isArray ? 2 : 1).prefix { $0 != "]" }.trimmingSpaces
+                var n = 0
+                if isArray { n = entries[name, default: 0]; entries[name] = n + 1 }
+                current = (name, n)
                 if wanted == nil, name == key { return (i + 1, column) }
+                if key == nil, name == wanted, n == index { return (i + 1, column) }
                 continue
             }
-            guard current == wanted else { continue }
+            guard let key, current?.name == wanted, (current?.index ?? 0) == index else { continue }
             let bare = line.hasPrefix("\"") ? line.dropFirst() : line
             if bare.hasPrefix(key), let next = bare.dropFirst(key.count).first, next == " " || next == "=" || next == "\"" || next == "\t" {
                 return (i + 1, column)
             }
         }
+        if key != nil, wanted != nil { return position(section: wanted, index: index, key: nil) }
         return (1, 1)
     }
 }

@@ -32,6 +32,7 @@ public struct JukeboxConfig: Sendable, Equatable {
     public var playback = Playback()
     public var audio = Audio()
     public var control = Control()
+    public var input = InputConfig()
 
     public init() {}
 }

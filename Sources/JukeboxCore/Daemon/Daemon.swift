@@ -14,6 +14,8 @@ public final class Daemon: @unchecked Sendable {
     private var engine: AudioEngine!
     private var player: Player!
     private var keyboard: KeyboardInput?
+    private var inputs: InputLoop?
+    private let actionLog: InputActionLog
     private var server: ControlServer?
     private var signalSources: [DispatchSourceSignal] = []
     private let nowPlaying: NowPlayingLog
@@ -26,6 +28,7 @@ public final class Daemon: @unchecked Sendable {
         self.logger = logger
         self.exitWhenDone = exitWhenDone
         nowPlaying = NowPlayingLog(logger: logger)
+        actionLog = InputActionLog(logger: logger)
     }
 
     /// Runs until a signal or `q`; does not return.
@@ -34,11 +37,13 @@ public final class Daemon: @unchecked Sendable {
         let output = chooseOutput()
         let playerBox = PlayerBox()
         let log = logger
+        let actions = actionLog
         engine = AudioEngine(output: output) { event in
             switch event {
             case .warning(let text): log.notice("\(text)")
-            case .commandApplied(let command, let ns):
-                log.debug("\(command) took effect on the output \(Double(ns / 1000) / 1000) ms after it was asked for")
+            case .commandApplied(let command, let postedAt, let audibleAt):
+                log.debug("\(command) took effect on the output \(InputActionLog.milliseconds(audibleAt - postedAt)) ms after it was asked for")
+                actions.applied(command, postedAt: postedAt, audibleAt: audibleAt)
             default: break
             }
             playerBox.player?.engineEvent(event)
@@ -54,6 +59,7 @@ public final class Daemon: @unchecked Sendable {
         engine.start()
 
         startControlServer()
+        startInputs()
         startKeyboard()
         handleSignals()
         scanLibrary()
@@ -125,6 +131,19 @@ public final class Daemon: @unchecked Sendable {
         logger.info("keys: space play/pause, n/p next/previous, ←/→ skip, +/- volume, m mode, q quit")
     }
 
+    /// Buttons, encoders, interruption lines and evdev devices, on the input thread.
+    private func startInputs() {
+        guard !config.input.isEmpty else { return }
+        let player = self.player!
+        let log = actionLog
+        let inputs = InputLoop(config: config.input, logger: logger) { action in
+            log.sent(action, at: MonotonicClock.now())
+            player.send(action.command)
+        }
+        inputs.start()
+        self.inputs = inputs
+    }
+
     private func startControlServer() {
         let server = ControlServer(player: player, logger: logger)
         do {
@@ -148,6 +167,7 @@ public final class Daemon: @unchecked Sendable {
     private func shutdown(reason: String) -> Never {
         logger.info("stopping (\(reason))")
         keyboard?.restore()
+        inputs?.stop()
         server?.stop()
         engine.shutdown()
         logger.info("stopped")

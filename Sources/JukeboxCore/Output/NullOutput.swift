@@ -42,14 +42,6 @@ public final class NullOutput: AudioOutput {
     public func drain() { Self.sleep(until: playedUntil); playedUntil = 0 }
     public func close() { format = nil }
 
-    static func now() -> UInt64 {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec)
-    }
-
-    static func sleep(until deadline: UInt64) {
-        var ts = timespec(tv_sec: Int(deadline / 1_000_000_000), tv_nsec: Int(deadline % 1_000_000_000))
-        while clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, nil) == EINTR {}
-    }
+    static func now() -> UInt64 { MonotonicClock.now() }
+    static func sleep(until deadline: UInt64) { MonotonicClock.sleep(until: deadline) }
 }

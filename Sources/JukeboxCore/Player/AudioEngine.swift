@@ -23,8 +23,9 @@ public enum EngineEvent: Sendable {
     case outputFailed(error: String)
     /// A recoverable problem (a damaged frame) worth a log line.
     case warning(String)
-    /// A pause, resume, seek or stop took effect on the output this long after it was asked for.
-    case commandApplied(String, nanoseconds: UInt64)
+    /// A pause, resume, seek, stop, start or volume change took effect on the output: asked
+    /// for at `postedAt`, heard from `audibleAt` (CLOCK_MONOTONIC ns).
+    case commandApplied(String, postedAt: UInt64, audibleAt: UInt64)
 }
 
 /// What the player can read at any time without waiting for the audio thread.
@@ -95,10 +96,11 @@ public final class AudioEngine: @unchecked Sendable {
     // MARK: Control (any thread; returns at once)
 
     public func play(_ track: TrackRef, from frame: Int64 = 0, paused: Bool = false) {
+        let t = NullOutput.now()
         post { e in
             e.generation += 1
             e.decodeRequest = DecodeRequest(kind: .load(track, frame), generation: e.generation)
-            e.outputCommands.append(.begin(generation: e.generation, paused: paused, token: track.token, frame: frame))
+            e.outputCommands.append(.begin(generation: e.generation, paused: paused, token: track.token, frame: frame, postedAt: t))
         }
     }
 
@@ -114,7 +116,7 @@ public final class AudioEngine: @unchecked Sendable {
     public func resume() { let t = NullOutput.now(); post { $0.outputCommands.append(.resume(postedAt: t)) } }
     public func stop() { let t = NullOutput.now(); post { $0.outputCommands.append(.stop(postedAt: t)) } }
     public func seek(toFrame frame: Int64) { let t = NullOutput.now(); post { $0.outputCommands.append(.seek(frame, postedAt: t)) } }
-    public func setVolume(_ volume: Int) { post { $0.outputCommands.append(.volume(volume)) } }
+    public func setVolume(_ volume: Int) { let t = NullOutput.now(); post { $0.outputCommands.append(.volume(volume, postedAt: t)) } }
 
     public var snapshot: EngineSnapshot { lock.withLock { published } }
 
@@ -138,13 +140,13 @@ struct DecodeRequest {
 }
 
 enum OutputCommand {
-    case begin(generation: Int, paused: Bool, token: Int, frame: Int64)
     // Each carries when it was posted, so the audio thread can report how long it took.
+    case begin(generation: Int, paused: Bool, token: Int, frame: Int64, postedAt: UInt64)
     case pause(postedAt: UInt64)
     case resume(postedAt: UInt64)
     case stop(postedAt: UInt64)
     case seek(Int64, postedAt: UInt64)
-    case volume(Int)
+    case volume(Int, postedAt: UInt64)
 }
 
 #if canImport(Glibc)

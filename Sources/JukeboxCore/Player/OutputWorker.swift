@@ -30,7 +30,8 @@ final class OutputWorker: @unchecked Sendable {  // confined to the audio thread
     private var historyEnd = 0  // bytes of valid history, newest at the end
     private var scratch: [UInt8] = []
     /// When the pending resume was asked for; reported once its first audio is written.
-    private var resumePostedAt: UInt64?
+    /// A resume or start waiting for its first audio to be written, to report when it sounded.
+    private var awaitingAudio: (command: String, postedAt: UInt64)?
     /// When the last interrupt began, and how long after that its fade began to sound.
     private var interruptStartedAt: UInt64 = 0
     private var audibleAfterNanoseconds: UInt64 = 0
@@ -65,8 +66,9 @@ final class OutputWorker: @unchecked Sendable {  // confined to the audio thread
 
     private func handle(_ command: OutputCommand) {
         switch command {
-        case .begin(let newGeneration, let paused, let token, let frame):
+        case .begin(let newGeneration, let paused, let token, let frame, let postedAt):
             if state == .playing { _ = interrupt() }
+            awaitingAudio = paused ? nil : ("start", postedAt)
             generation = newGeneration
             segments.removeAll()
             written = 0
@@ -85,7 +87,7 @@ final class OutputWorker: @unchecked Sendable {  // confined to the audio thread
             guard state == .paused else { return }
             state = .playing
             fadeInRemaining = fadeFrames
-            resumePostedAt = postedAt
+            awaitingAudio = ("resume", postedAt)
         case .stop(let postedAt):
             if state == .playing {
                 _ = interrupt()
@@ -103,8 +105,12 @@ final class OutputWorker: @unchecked Sendable {  // confined to the audio thread
             if wasPlaying { applied("seek", postedAt) }
             reposition(to: (token, max(0, frame)))
             if state == .playing { fadeInRemaining = fadeFrames }
-        case .volume(let v):
+        case .volume(let v, let postedAt):
             volume = max(0, min(100, v))
+            // Reported as applied now: the ramp starts in the next period written.
+            interruptStartedAt = NullOutput.now()
+            audibleAfterNanoseconds = 0
+            applied("volume", postedAt)
         }
     }
 
@@ -201,11 +207,11 @@ final class OutputWorker: @unchecked Sendable {  // confined to the audio thread
             return
         }
         remember(data)
-        if let postedAt = resumePostedAt {
+        if let (command, postedAt) = awaitingAudio {
             interruptStartedAt = NullOutput.now()
             audibleAfterNanoseconds = 0
-            applied("resume", postedAt)
-            resumePostedAt = nil
+            applied(command, postedAt)
+            awaitingAudio = nil
         }
         written += Int64(frames)
         chunk.consumed += frames
@@ -217,7 +223,7 @@ final class OutputWorker: @unchecked Sendable {  // confined to the audio thread
     /// of the silence after it returned.
     private func applied(_ command: String, _ postedAt: UInt64) {
         let audible = interruptStartedAt + audibleAfterNanoseconds
-        engine.onEvent(.commandApplied(command, nanoseconds: audible > postedAt ? audible - postedAt : 0))
+        engine.onEvent(.commandApplied(command, postedAt: postedAt, audibleAt: max(audible, postedAt)))
     }
 
     /// Ends the stream with about 100 ms of silence, so whatever a device does with the

@@ -1,0 +1,93 @@
+/// The names the configuration uses for actions, and the player commands they stand for.
+public enum ButtonAction {
+    /// Names for `press`, `long` and `repeat`, with what each does.
+    public static let names: [(name: String, help: String)] = [
+        ("play-pause", "play or pause"), ("play", "play"), ("pause", "pause"), ("stop", "stop"),
+        ("next", "next track"), ("previous", "previous track (or the start of this one)"),
+        ("skip-forward", "skip ahead skip_seconds"), ("skip-back", "skip back skip_seconds"),
+        ("volume-up", "volume up one step"), ("volume-down", "volume down one step"),
+        ("mode", "next play mode"),
+        ("mode-once", "play mode once"), ("mode-repeat-all", "play mode repeat-all"),
+        ("mode-repeat-one", "play mode repeat-one"), ("mode-shuffle", "play mode shuffle"),
+        ("first-track", "the first track of the queue"),
+    ]
+    /// Names for `hold`: they run from the long-press threshold until release.
+    public static let holdNames = ["fast-forward", "rewind"]
+
+    /// `skip+30` and `skip-30` skip by a number of seconds of their own.
+    public static func command(named name: String, skipSeconds: Double) -> PlayerCommand? {
+        switch name {
+        case "play-pause": return .toggle
+        case "play": return .play
+        case "pause": return .pause
+        case "stop": return .stop
+        case "next": return .next
+        case "previous": return .previous
+        case "skip-forward": return .skip(seconds: skipSeconds)
+        case "skip-back": return .skip(seconds: -skipSeconds)
+        case "volume-up": return .volumeStep(1)
+        case "volume-down": return .volumeStep(-1)
+        case "mode": return .cycleMode
+        case "mode-once": return .setMode(.once)
+        case "mode-repeat-all": return .setMode(.repeatAll)
+        case "mode-repeat-one": return .setMode(.repeatOne)
+        case "mode-shuffle": return .setMode(.shuffle)
+        case "first-track": return .playPosition(0)
+        default:
+            guard name.hasPrefix("skip"), name.count > 5, let seconds = Double(name.dropFirst(4)),
+                  seconds != 0, abs(seconds) <= 3600 else { return nil }
+            return .skip(seconds: seconds)
+        }
+    }
+
+    public static func holdCommand(named name: String) -> PlayerCommand? {
+        switch name {
+        case "fast-forward": return .fastForward(.begin)
+        case "rewind": return .rewind(.begin)
+        default: return nil
+        }
+    }
+}
+
+extension PlayerCommand {
+    /// The end of a held command (fast-forward, rewind); the command itself otherwise.
+    public var ended: PlayerCommand {
+        switch self {
+        case .fastForward(.begin): return .fastForward(.end)
+        case .rewind(.begin): return .rewind(.end)
+        default: return self
+        }
+    }
+}
+
+/// What one detent of an encoder (or one unit of an evdev axis) does.
+public enum StepAction: Sendable, Equatable {
+    case volume
+    /// Seek by this many seconds per detent.
+    case seek(seconds: Double)
+    case track
+    case none
+
+    public static let names = ["volume", "seek", "track", "none"]
+
+    public init?(name: String, seekSeconds: Double) {
+        switch name {
+        case "volume": self = .volume
+        case "seek": self = .seek(seconds: seekSeconds)
+        case "track": self = .track
+        case "none": self = .none
+        default: return nil
+        }
+    }
+
+    /// The commands for `steps` detents (negative: counter-clockwise).
+    public func commands(steps: Int) -> [PlayerCommand] {
+        guard steps != 0 else { return [] }
+        switch self {
+        case .volume: return [.volumeStep(steps)]
+        case .seek(let seconds): return [.skip(seconds: Double(steps) * seconds)]
+        case .track: return Array(repeating: steps > 0 ? .next : .previous, count: abs(steps))
+        case .none: return []
+        }
+    }
+}

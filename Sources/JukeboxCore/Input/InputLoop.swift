@@ -1,0 +1,93 @@
+import Logging
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The input thread: one poll loop over every GPIO line's event descriptor, every evdev
+/// device and the kernel's device announcements. Edges read in one wake-up are applied in
+/// kernel-timestamp order; debounce and gesture deadlines set the poll timeout. Each
+/// action goes to `onAction`, which hands it to the player and returns at once: nothing
+/// here waits for the player or the audio thread.
+public final class InputLoop: @unchecked Sendable {
+    private let hardware: [InputHardware]
+    private let logger: Logger
+    private let onAction: @Sendable (InputAction) -> Void
+    private var uevents: UeventMonitor?
+    private var wake: [Int32] = [-1, -1]
+    private var thread: pthread_t?
+    /// While something configured is missing, look again this often even without an announcement.
+    private let retryInterval: UInt64 = 2_000_000_000
+
+    public init(config: InputConfig, logger: Logger, onAction: @escaping @Sendable (InputAction) -> Void) {
+        self.logger = logger
+        self.onAction = onAction
+        hardware = [GPIOInputs(config, logger: logger), EvdevInputs(config, logger: logger)]
+    }
+
+    public func start() {
+        guard pipe(&wake) == 0 else {
+            logger.error("input: cannot make the input thread's wake-up pipe: \(Errno.current); buttons are not read")
+            return
+        }
+        uevents = UeventMonitor()
+        if uevents == nil { logger.notice("input: no kernel device announcements (\(Errno.current)); looking for new devices every 2 s") }
+        thread = WorkerThread.start(name: "jukebox-input") { [self] in run() }
+    }
+
+    public func stop() {
+        guard let thread else { return }
+        var byte: UInt8 = 1
+        _ = write(wake[1], &byte, 1)
+        pthread_join(thread, nil)
+        self.thread = nil
+        close(wake[0]); close(wake[1])
+    }
+
+    private func run() {
+        emit(hardware.flatMap { $0.rescan(now: MonotonicClock.now()) })
+        var nextRetry = MonotonicClock.now() + retryInterval
+        // A device announced may not be usable at once (udev sets its permissions just
+        // after): one more look a second later.
+        var lookAgainAt: UInt64?
+        while true {
+            var fds = [pollfd(fd: wake[0], events: Int16(POLLIN), revents: 0)]
+            if let uevents { fds.append(pollfd(fd: uevents.fd, events: Int16(POLLIN), revents: 0)) }
+            for h in hardware { fds += h.descriptors.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) } }
+            let waiting = hardware.contains { $0.waiting }
+            let deadlines = hardware.flatMap { $0.units.compactMap(\.deadline) } + (waiting ? [nextRetry] : []) + [lookAgainAt].compactMap { $0 }
+            let now = MonotonicClock.now()
+            let timeout = deadlines.min().map { $0 <= now ? 0 : Int32(min(60_000, ($0 - now + 999_999) / 1_000_000)) } ?? -1
+            let ready = poll(&fds, nfds_t(fds.count), timeout)
+            if ready < 0, errno != EINTR {
+                logger.error("input: poll failed: \(Errno.current); input stops")
+                return
+            }
+            let woke = MonotonicClock.now()
+            if fds[0].revents != 0 { return }
+            var actions: [InputAction] = []
+            var batch: [PendingEdge] = []
+            var rescan = false
+            for fd in fds.dropFirst() where fd.revents != 0 {
+                if let uevents, fd.fd == uevents.fd {
+                    rescan = uevents.read().contains { ($0.subsystem == "input" || $0.subsystem == "gpio") && $0.action == "add" } || rescan
+                    continue
+                }
+                for h in hardware where h.descriptors.contains(fd.fd) {
+                    actions += h.readable(fd.fd, now: woke, batch: &batch)
+                }
+            }
+            for edge in batch.sorted(by: { $0.at < $1.at }) { actions += edge.apply() }
+            for h in hardware { for unit in h.units { actions += unit.advance(to: woke) } }
+            if rescan { lookAgainAt = woke + 1_000_000_000 }
+            if let at = lookAgainAt, woke >= at, !rescan { lookAgainAt = nil; rescan = true }
+            if rescan || (waiting && woke >= nextRetry) {
+                actions += hardware.flatMap { $0.rescan(now: woke) }
+                nextRetry = woke + retryInterval
+            }
+            emit(actions)
+        }
+    }
+
+    private func emit(_ actions: [InputAction]) { for action in actions { onAction(action) } }
+}
