@@ -44,7 +44,7 @@ let package = Package(
         .executableTarget(
             name: "JukeboxBoard",
             dependencies: [
-                "JukeboxCore",
+                "JukeboxCore", "CJukeboxShim",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

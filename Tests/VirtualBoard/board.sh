@@ -8,17 +8,22 @@ pass() { echo pass > /tmp/result; }
 fail() { echo "fail $*" > /tmp/result; echo "FAIL: $*"; }
 
 # start_jukebox MUSIC_DIR [extra jukebox run options]: plays to the loopback card.
+# $PLAYBACK adds lines to [playback]; $INPUT is appended (an [input] section and its entries).
 start_jukebox() {
     dir=$1; shift
+    volume="start_volume = 100"
+    case "${PLAYBACK:-}" in *start_volume*) volume="" ;; esac
     cat > /tmp/jukebox.toml <<CONF
 [playback]
 mode = "once"
-start_volume = 100
+$volume
+${PLAYBACK:-}
 [audio]
 device = "hw:Loopback,0,0"
 allow_conversion = false
 [control]
 keyboard = false
+${INPUT:-}
 CONF
     jukebox run --config /tmp/jukebox.toml --music-dir "$dir" --socket $CTL --verbose "$@" > /tmp/jukebox.log 2>&1 &
     JUKEBOX_PID=$!
@@ -27,6 +32,27 @@ CONF
 }
 
 ctl() { jukebox ctl --socket $CTL "$@"; }
+
+# status NAME: one field of the player's status (state, volume, song, elapsed...).
+status() { ctl status | sed -n "s/^$1: //p"; }
+
+# gpio STEPS...: drive simulated lines (N=0 pulled down, i.e. a button to ground pressed;
+# N=1 pulled up, released; +Dms/+Dus waits) with sub-millisecond timing.
+gpio() { jukebox-board gpio "$@"; }
+
+# lines_up N...: buttons idle (pulled up) before the jukebox starts; simulated lines start
+# pulled down, which reads as pressed.
+lines_up() { s=""; for n in "$@"; do s="$s $n=1"; done; gpio $s; }
+
+# actions: the input actions the jukebox logged, one line each.
+actions() { grep 'input: .* → ' /tmp/jukebox.log; }
+
+# wait_for TEXT [SECONDS]: until the jukebox log has TEXT (default 10 s).
+wait_for() {
+    t=0
+    while ! grep -q "$1" /tmp/jukebox.log && [ $t -lt $((${2:-10} * 10)) ]; do usleep 100000; t=$((t + 1)); done
+    grep -q "$1" /tmp/jukebox.log
+}
 
 # record SECONDS FILE: captures what the loopback card plays, in the background.
 record() {

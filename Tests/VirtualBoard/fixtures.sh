@@ -3,7 +3,7 @@
 # are compared with (what flac -d and mpg123 -s decode). Usage: fixtures.sh DIR
 set -euo pipefail
 dir=$1
-mkdir -p "$dir"/{plays,gapless,long,bad}
+mkdir -p "$dir"/{plays,gapless,long,bad,scan}
 cd "$dir"
 # Music-like: plucked notes over a little noise, 44.1 kHz 16-bit stereo.
 sox -n -r 44100 -b 16 -c 2 music.wav synth 3 pluck C3 pluck E4 synth 3 pinknoise mix gain -8 2>/dev/null
@@ -18,6 +18,8 @@ sox long.wav gapless/3.flac trim 160001s
 sox long.wav -t raw gapless.ref
 flac -s -f -o long/long.flac long.wav
 sox long.wav -t raw long.ref
+# A 20 s track for holding fast-forward (a plain tone: small, and position is all that matters).
+sox -n -r 44100 -b 16 -c 2 scan/scan.flac synth 20 sine 440 gain -12
 # Valid files among damaged ones.
 cp plays/1.flac bad/1-good.flac
 head -c 20000 plays/1.flac > bad/2-truncated.flac

@@ -70,7 +70,7 @@ extension ConfigLoader.Reader {
         let line = try gpioLine(t, s, "line", d, required: true)!
         let gestures = try gestureSet(t, s, d, skip, required: true)
         return InputConfig.Button(
-            name: try string(t, s, "name") ?? gestures.defaultName, line: line,
+            name: try string(t, s, "name") ?? actionName(t), line: line,
             debounceMilliseconds: try int(t, s, "debounce_ms", 0...500) ?? d.debounceMilliseconds,
             gestures: gestures, place: place(s, "line"))
     }
@@ -94,7 +94,7 @@ extension ConfigLoader.Reader {
         if push == nil, !gestures.isEmpty || pressedAction != nil {
             throw error(s, gestures.isEmpty ? "pressed_action" : "press", "the encoder has actions for its push button but no button line: set button = OFFSET")
         }
-        let name = try string(t, s, "name") ?? "\(action)"
+        let name = try string(t, s, "name") ?? t["action"]?.string ?? "volume"
         return InputConfig.Encoder(
             name: name, a: a, b: b, button: push, buttonGestures: gestures, transitionsPerDetent: perDetent,
             debounceMilliseconds: try int(t, s, "debounce_ms", 0...50) ?? (perDetent == 1 ? 2 : 0),
@@ -220,6 +220,11 @@ extension ConfigLoader.Reader {
         return (type, Int(code), name)
     }
 
+    /// A button's name when it has none: its first action, as written.
+    private func actionName(_ t: TOMLTable) -> String {
+        ["press", "repeat", "hold", "long"].lazy.compactMap { t[$0]?.string }.first ?? "button"
+    }
+
     private func place(_ s: String, _ key: String) -> ConfigPlace {
         ConfigPlace(path: path, line: locator.position(section: s, index: index, key: key).line)
     }
@@ -252,10 +257,3 @@ extension ConfigLoader.Reader {
     }
 }
 
-extension GestureSet where Action == PlayerCommand {
-    /// A button's name when it has none: what it does.
-    var defaultName: String {
-        let first = press ?? repeating ?? hold ?? long
-        return first.map { "\($0)" } ?? "button"
-    }
-}

@@ -28,3 +28,29 @@ public enum PlayerCommand: Sendable, Equatable {
     case interruptionBegan
     case interruptionEnded
 }
+
+extension PlayerCommand: CustomStringConvertible {
+    /// Short and readable, for the log: "play-pause", "skip +10 s", "fast-forward begin".
+    public var description: String {
+        switch self {
+        case .play: return "play"
+        case .playPosition(let p): return "play track \(p + 1)"
+        case .pause: return "pause"
+        case .toggle: return "play-pause"
+        case .stop: return "stop"
+        case .next: return "next"
+        case .previous: return "previous"
+        case .seek(let s): return "seek to \(s) s"
+        case .skip(let s): return "skip \(s >= 0 ? "+" : "")\(s) s"
+        case .seekFraction(let f): return "seek to \(Int(f * 100))%"
+        case .setVolume(let v): return "volume \(v)"
+        case .volumeStep(let n): return "volume \(n >= 0 ? "+" : "")\(n) step\(abs(n) == 1 ? "" : "s")"
+        case .setMode(let m): return "mode \(m.rawValue)"
+        case .cycleMode: return "next mode"
+        case .fastForward(let phase): return "fast-forward \(phase == .begin ? "begin" : "end")"
+        case .rewind(let phase): return "rewind \(phase == .begin ? "begin" : "end")"
+        case .interruptionBegan: return "interruption began"
+        case .interruptionEnded: return "interruption ended"
+        }
+    }
+}
