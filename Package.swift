@@ -46,6 +46,7 @@ let package = Package(
             dependencies: [
                 "JukeboxCore", "CJukeboxShim",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .testTarget(

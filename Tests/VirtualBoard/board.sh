@@ -11,11 +11,13 @@ fail() { echo "fail $*" > /tmp/result; echo "FAIL: $*"; }
 # $PLAYBACK adds lines to [playback]; $INPUT is appended (an [input] section and its entries).
 start_jukebox() {
     dir=$1; shift
-    volume="start_volume = 100"
+    # Defaults for the board unless $PLAYBACK sets them (TOML allows a key once).
+    volume="start_volume = 100" mode='mode = "once"'
     case "${PLAYBACK:-}" in *start_volume*) volume="" ;; esac
+    case "${PLAYBACK:-}" in *mode*) mode="" ;; esac
     cat > /tmp/jukebox.toml <<CONF
 [playback]
-mode = "once"
+$mode
 $volume
 ${PLAYBACK:-}
 [audio]

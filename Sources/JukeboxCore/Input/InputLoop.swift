@@ -25,6 +25,19 @@ public final class InputLoop: @unchecked Sendable {
         hardware = [GPIOInputs(config, logger: logger), EvdevInputs(config, logger: logger)]
     }
 
+    /// Buttons fed from a pipe instead of a GPIO chip (see `PipedLines`), for measuring the
+    /// input path on a machine without GPIO. `sendEdge` writes one edge to the pipe.
+    public init(pipedButtons config: InputConfig, readFrom fd: Int32, logger: Logger, onAction: @escaping @Sendable (InputAction) -> Void) {
+        self.logger = logger
+        self.onAction = onAction
+        hardware = [PipedLines(fd: fd, config: config)]
+    }
+
+    /// Writes an edge on `offset` to a piped-buttons loop's pipe; returns its timestamp.
+    public static func sendEdge(to fd: Int32, offset: Int, active: Bool) -> UInt64 {
+        PipedLines.send(fd: fd, offset: Int32(offset), active: active)
+    }
+
     public func start() {
         guard pipe(&wake) == 0 else {
             logger.error("input: cannot make the input thread's wake-up pipe: \(Errno.current); buttons are not read")

@@ -33,6 +33,9 @@ public protocol AudioOutput: AnyObject {
     /// Frames the device can take now without blocking (at least one period is always
     /// allowed: writing it blocks for at most one period).
     func writableFrames() -> Int
+    /// How long until a whole period of room is free (0: now). The audio thread waits this
+    /// long where it can be woken, so a command does not wait behind a blocked write.
+    func nanosecondsUntilWritable() -> UInt64
     /// Writes whole frames, blocking until the device has room; recovers underruns.
     func write(_ frames: UnsafeRawBufferPointer) throws
     /// Frames written but not yet heard.

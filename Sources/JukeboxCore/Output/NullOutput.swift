@@ -21,15 +21,28 @@ public final class NullOutput: AudioOutput {
 
     public func write(_ frames: UnsafeRawBufferPointer) throws {
         guard let format else { return }
+        let duration = UInt64(frames.count / format.bytesPerFrame) * 1_000_000_000 / UInt64(format.sampleRate)
         let now = Self.now()
         if playedUntil < now { playedUntil = now }
-        playedUntil += UInt64(frames.count / format.bytesPerFrame) * 1_000_000_000 / UInt64(format.sampleRate)
-        // Keep about two periods queued, as a device with a short buffer would.
-        let ahead = UInt64(2 * periodFrames) * 1_000_000_000 / UInt64(format.sampleRate)
-        if playedUntil > now + ahead { Self.sleep(until: playedUntil - ahead) }
+        // A buffer of two periods, as a device with a short buffer would have: block until
+        // this much fits.
+        if playedUntil + duration > now + capacity { Self.sleep(until: playedUntil + duration - capacity) }
+        playedUntil += duration
     }
 
     public func writableFrames() -> Int { periodFrames }
+
+    public func nanosecondsUntilWritable() -> UInt64 {
+        guard let format else { return 0 }
+        let period = UInt64(periodFrames) * 1_000_000_000 / UInt64(format.sampleRate)
+        let now = Self.now()
+        return playedUntil + period > now + capacity ? playedUntil + period - capacity - now : 0
+    }
+
+    private var capacity: UInt64 {
+        guard let format else { return 0 }
+        return UInt64(2 * periodFrames) * 1_000_000_000 / UInt64(format.sampleRate)
+    }
 
     public func delay() -> Int {
         guard let format else { return 0 }

@@ -46,6 +46,11 @@ final class OutputWorker: @unchecked Sendable {  // confined to the audio thread
                     engine.queue.consumerWaiting = true
                     engine.lock.wait(nanoseconds: 20_000_000)
                     engine.queue.consumerWaiting = false
+                } else if engine.outputCommands.isEmpty, engine.running {
+                    // Wait for room here rather than inside a blocking write, so a pause or
+                    // seek posted meanwhile is handled at once, not a period later.
+                    let until = output.nanosecondsUntilWritable()
+                    if until > 200_000 { engine.lock.wait(nanoseconds: min(until, 20_000_000)) }
                 }
                 commands = engine.outputCommands
                 engine.outputCommands.removeAll()

@@ -164,6 +164,13 @@ public final class ALSAOutput: AudioOutput {
         return available < 0 ? periodFrames : max(periodFrames, Int(available))
     }
 
+    public func nanosecondsUntilWritable() -> UInt64 {
+        guard let pcm, let format else { return 0 }
+        let available = snd_pcm_avail_update(pcm)
+        guard available >= 0, Int(available) < periodFrames else { return 0 }
+        return UInt64(periodFrames - Int(available)) * 1_000_000_000 / UInt64(format.sampleRate)
+    }
+
     public func delay() -> Int {
         guard let pcm else { return 0 }
         var frames: snd_pcm_sframes_t = 0
