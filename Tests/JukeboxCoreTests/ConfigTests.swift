@@ -16,6 +16,7 @@ import Testing
         #expect(config.playback.player.mode == .repeatAll)
         #expect(config.audio.output.device == "default")
         #expect(config.control.socketPath == "/run/jukebox/control")
+        #expect(config.input.buttons.count == 5 && config.input.encoders.count == 1 && config.input.keys.count == 3)
     }
 
     @Test func emptyFileGivesDefaults() throws {

@@ -90,7 +90,7 @@ final class GPIOInputs: InputHardware {
                 requested.append(events)
             } catch .noChip(let name) {
                 if missingChips.insert(name).inserted {
-                    logger.warning("input: no GPIO chip \"\(name)\" yet (\(line.place)); \(binding.user) is watched when it appears")
+                    logger.warning("input: no GPIO chip \"\(name)\" yet (\(line.place)); the inputs on it are watched when it appears")
                 }
                 return []
             } catch {
