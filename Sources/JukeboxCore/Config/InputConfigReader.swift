@@ -22,42 +22,27 @@ extension ConfigLoader.Reader {
             }
             c.reservedLines = array.compactMap(\.int)
         }
-        let defaults = c
-        for (i, entry) in try entries(t, "button") {
-            var r = self; r.index = i
-            c.buttons.append(try r.button(entry, defaults, skipSeconds))
-        }
-        for (i, entry) in try entries(t, "encoder") {
-            var r = self; r.index = i
-            c.encoders.append(try r.encoder(entry, defaults, skipSeconds))
-        }
-        for (i, entry) in try entries(t, "interruption") {
-            var r = self; r.index = i
-            c.interruptions.append(try r.interruption(entry, defaults))
-        }
-        for (i, entry) in try entries(t, "key") {
-            var r = self; r.index = i
-            c.keys.append(try r.key(entry, defaults, skipSeconds))
-        }
-        for (i, entry) in try entries(t, "axis") {
-            var r = self; r.index = i
-            c.axes.append(try r.axis(entry, defaults))
-        }
+        let d = c
+        c.buttons = try each(t, "button") { try $0.button($1, d, skipSeconds) }
+        c.encoders = try each(t, "encoder") { try $0.encoder($1, d, skipSeconds) }
+        c.interruptions = try each(t, "interruption") { try $0.interruption($1, d) }
+        c.keys = try each(t, "key") { try $0.key($1, d, skipSeconds) }
+        c.axes = try each(t, "axis") { try $0.axis($1, d) }
         try checkLines(c)
         return c
     }
 
-    private func entries(_ t: TOMLTable, _ name: String) throws -> [(Int, TOMLTable)] {
+    /// Reads each `[[input.NAME]]` entry with a reader that locates errors in that entry.
+    private func each<T>(_ t: TOMLTable, _ name: String, _ read: (Self, TOMLTable) throws -> T) throws -> [T] {
         guard let value = t[name] else { return [] }
         guard let array = value.array else {
             throw error("input", name, "\(name) must be written as [[input.\(name)]] sections, one for each")
         }
         return try array.enumerated().map { i, element in
-            guard let table = element.table else {
-                var r = self; r.index = i
-                throw r.error("input.\(name)", nil, "each [[input.\(name)]] must be a table of keys")
-            }
-            return (i, table)
+            var r = self
+            r.index = i
+            guard let table = element.table else { throw r.error("input.\(name)", nil, "each [[input.\(name)]] must be a table of keys") }
+            return try read(r, table)
         }
     }
 
