@@ -99,8 +99,7 @@ extension ConfigLoader.Reader {
     private func key(_ t: TOMLTable, _ d: InputConfig, _ skip: Double) throws -> InputConfig.Key {
         let s = "input.key"
         try allow(t, s, ["name", "device", "code", "press", "long", "hold", "repeat", "long_press_ms", "repeat_delay_ms", "repeat_ms"])
-        let (type, code, codeName) = try eventCode(t, s, allowed: [Int32(EV_KEY)])
-        _ = type
+        let (_, code, codeName) = try eventCode(t, s, allowed: [Int32(EV_KEY)])
         let gestures = try gestureSet(t, s, d, skip, required: true)
         return InputConfig.Key(
             name: try string(t, s, "name") ?? codeName, device: try string(t, s, "device") ?? "",

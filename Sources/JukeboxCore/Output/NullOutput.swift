@@ -22,11 +22,11 @@ public final class NullOutput: AudioOutput {
     public func write(_ frames: UnsafeRawBufferPointer) throws {
         guard let format else { return }
         let duration = UInt64(frames.count / format.bytesPerFrame) * 1_000_000_000 / UInt64(format.sampleRate)
-        let now = Self.now()
+        let now = MonotonicClock.now()
         if playedUntil < now { playedUntil = now }
         // A buffer of two periods, as a device with a short buffer would have: block until
         // this much fits.
-        if playedUntil + duration > now + capacity { Self.sleep(until: playedUntil + duration - capacity) }
+        if playedUntil + duration > now + capacity { MonotonicClock.sleep(until: playedUntil + duration - capacity) }
         playedUntil += duration
     }
 
@@ -35,7 +35,7 @@ public final class NullOutput: AudioOutput {
     public func nanosecondsUntilWritable() -> UInt64 {
         guard let format else { return 0 }
         let period = UInt64(periodFrames) * 1_000_000_000 / UInt64(format.sampleRate)
-        let now = Self.now()
+        let now = MonotonicClock.now()
         return playedUntil + period > now + capacity ? playedUntil + period - capacity - now : 0
     }
 
@@ -46,15 +46,12 @@ public final class NullOutput: AudioOutput {
 
     public func delay() -> Int {
         guard let format else { return 0 }
-        let now = Self.now()
+        let now = MonotonicClock.now()
         return playedUntil > now ? Int((playedUntil - now) * UInt64(format.sampleRate) / 1_000_000_000) : 0
     }
 
     public func rewind(_ frames: Int) -> Int { 0 }
     public func dropAndPrepare() { playedUntil = 0 }
-    public func drain() { Self.sleep(until: playedUntil); playedUntil = 0 }
+    public func drain() { MonotonicClock.sleep(until: playedUntil); playedUntil = 0 }
     public func close() { format = nil }
-
-    static func now() -> UInt64 { MonotonicClock.now() }
-    static func sleep(until deadline: UInt64) { MonotonicClock.sleep(until: deadline) }
 }

@@ -96,7 +96,7 @@ public final class AudioEngine: @unchecked Sendable {
     // MARK: Control (any thread; returns at once)
 
     public func play(_ track: TrackRef, from frame: Int64 = 0, paused: Bool = false) {
-        let t = NullOutput.now()
+        let t = MonotonicClock.now()
         post { e in
             e.generation += 1
             e.decodeRequest = DecodeRequest(kind: .load(track, frame), generation: e.generation)
@@ -112,11 +112,11 @@ public final class AudioEngine: @unchecked Sendable {
         }
     }
 
-    public func pause() { let t = NullOutput.now(); post { $0.outputCommands.append(.pause(postedAt: t)) } }
-    public func resume() { let t = NullOutput.now(); post { $0.outputCommands.append(.resume(postedAt: t)) } }
-    public func stop() { let t = NullOutput.now(); post { $0.outputCommands.append(.stop(postedAt: t)) } }
-    public func seek(toFrame frame: Int64) { let t = NullOutput.now(); post { $0.outputCommands.append(.seek(frame, postedAt: t)) } }
-    public func setVolume(_ volume: Int) { let t = NullOutput.now(); post { $0.outputCommands.append(.volume(volume, postedAt: t)) } }
+    public func pause() { let t = MonotonicClock.now(); post { $0.outputCommands.append(.pause(postedAt: t)) } }
+    public func resume() { let t = MonotonicClock.now(); post { $0.outputCommands.append(.resume(postedAt: t)) } }
+    public func stop() { let t = MonotonicClock.now(); post { $0.outputCommands.append(.stop(postedAt: t)) } }
+    public func seek(toFrame frame: Int64) { let t = MonotonicClock.now(); post { $0.outputCommands.append(.seek(frame, postedAt: t)) } }
+    public func setVolume(_ volume: Int) { let t = MonotonicClock.now(); post { $0.outputCommands.append(.volume(volume, postedAt: t)) } }
 
     public var snapshot: EngineSnapshot { lock.withLock { published } }
 

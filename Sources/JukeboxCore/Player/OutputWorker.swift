@@ -113,9 +113,7 @@ final class OutputWorker: @unchecked Sendable {  // confined to the audio thread
         case .volume(let v, let postedAt):
             volume = max(0, min(100, v))
             // Reported as applied now: the ramp starts in the next period written.
-            interruptStartedAt = NullOutput.now()
-            audibleAfterNanoseconds = 0
-            applied("volume", postedAt)
+            applied("volume", postedAt, audibleAt: MonotonicClock.now())
         }
     }
 
@@ -213,9 +211,7 @@ final class OutputWorker: @unchecked Sendable {  // confined to the audio thread
         }
         remember(data)
         if let (command, postedAt) = awaitingAudio {
-            interruptStartedAt = NullOutput.now()
-            audibleAfterNanoseconds = 0
-            applied(command, postedAt)
+            applied(command, postedAt, audibleAt: MonotonicClock.now())
             awaitingAudio = nil
         }
         written += Int64(frames)
@@ -226,8 +222,9 @@ final class OutputWorker: @unchecked Sendable {  // confined to the audio thread
     /// Reports when the command became audible: for a rewind-and-fade, when the fade
     /// starts to sound (what the device still had queued before it), not when the drain
     /// of the silence after it returned.
-    private func applied(_ command: String, _ postedAt: UInt64) {
-        let audible = interruptStartedAt + audibleAfterNanoseconds
+    /// `audibleAt` defaults to the last interrupt's: when its fade began to sound.
+    private func applied(_ command: String, _ postedAt: UInt64, audibleAt: UInt64? = nil) {
+        let audible = audibleAt ?? interruptStartedAt + audibleAfterNanoseconds
         engine.onEvent(.commandApplied(command, postedAt: postedAt, audibleAt: max(audible, postedAt)))
     }
 
@@ -277,7 +274,7 @@ final class OutputWorker: @unchecked Sendable {  // confined to the audio thread
     /// plays a short fade-out in its place, and discards the rest. Returns the position the
     /// listener heard last, which is where playback continues.
     private func interrupt() -> (token: Int, frame: Int64)? {
-        interruptStartedAt = NullOutput.now()
+        interruptStartedAt = MonotonicClock.now()
         audibleAfterNanoseconds = 0
         guard let format else { return restingPosition }
         let queued = output.delay()
