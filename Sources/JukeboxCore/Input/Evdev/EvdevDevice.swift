@@ -32,7 +32,7 @@ public final class EvdevDevice {
         _ = jukebox_evdev_set_clock(fd, CLOCK_MONOTONIC)
         self.fd = fd
         self.path = path
-        name = String(cString: buffer)
+        name = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     deinit { close(fd) }
