@@ -125,6 +125,7 @@ public final class Daemon: @unchecked Sendable {
             switch action {
             case .command(let command): player.send(command)
             case .quit: DispatchQueue.main.async { self?.shutdown(reason: "q pressed") }
+            case .closed(let error): self?.logger.notice("keys: the terminal \(error.map { "failed: \($0)" } ?? "closed"); keys stop")
             }
         }
         self.keyboard = keyboard

@@ -9,6 +9,8 @@ public final class KeyboardInput: @unchecked Sendable {
     public enum Action: Equatable, Sendable {
         case command(PlayerCommand)
         case quit
+        /// The terminal stopped giving keys: end of input (nil), or a read error.
+        case closed(Errno?)
     }
 
     private var saved = termios()
@@ -36,8 +38,13 @@ public final class KeyboardInput: @unchecked Sendable {
         thread = WorkerThread.start(name: "jukebox-keys") {
             var decoder = KeySequence()
             var byte: UInt8 = 0
-            while read(STDIN_FILENO, &byte, 1) == 1 {
-                if let action = decoder.feed(byte, skipSeconds: skip) { onAction(action) }
+            do throws(Errno) {
+                while try systemCall({ read(STDIN_FILENO, &byte, 1) }) == 1 {
+                    if let action = decoder.feed(byte, skipSeconds: skip) { onAction(action) }
+                }
+                onAction(.closed(nil))
+            } catch {
+                onAction(.closed(error))
             }
         }
     }
