@@ -45,7 +45,11 @@ public final class InputLoop: @unchecked Sendable {
         }
         uevents = UeventMonitor()
         if uevents == nil { logger.notice("input: no kernel device announcements (\(Errno.current)); looking for new devices every 2 s") }
-        thread = WorkerThread.start(name: "jukebox-input") { [self] in run() }
+        do {
+            thread = try WorkerThread.start(name: "jukebox-input") { [self] in run() }
+        } catch {
+            logger.error("input: cannot start the input thread: \(error); buttons are not read")
+        }
     }
 
     public func stop() {
