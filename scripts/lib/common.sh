@@ -10,7 +10,10 @@ TEST_PACKAGES="sox flac lame mpg123 mpc"
 # Measuring tools and the peers the benchmarks run beside us.
 BENCH_PACKAGES="time mpd mpc"
 
-say() { printf '==> %s\n' "$*" >&2; }
+# Seconds since the outermost script started, so a CI log shows where the time goes.
+: "${JUKEBOX_T0:=$(date +%s)}"
+export JUKEBOX_T0
+say() { printf '==> [%4ds] %s\n' "$(( $(date +%s) - JUKEBOX_T0 ))" "$*" >&2; }
 die() { printf 'error: %s\n' "$*" >&2; exit 1; }
 
 # Installs the named Debian packages that are missing. As root it runs apt-get; otherwise
