@@ -41,7 +41,7 @@ struct InputLatency: ParsableCommand {
         settings.mode = .repeatAll
         let player = Player(engine: engine, settings: settings)
         box.player = player
-        engine.start()
+        try engine.start()
         player.setTracks(tracks)
         player.send(.play)
 

@@ -6,6 +6,7 @@ import Testing
 @Suite struct CLITests {
     let fx = Fixtures.shared
 
+    @discardableResult
     func jukebox(_ args: [String], check: Bool = true) throws -> Tools.Output {
         try Tools.run(Tools.jukebox, args, check: check)
     }

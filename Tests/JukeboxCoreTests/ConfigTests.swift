@@ -74,3 +74,64 @@ import Testing
         #expect(throws: ConfigError.self) { try ConfigLoader.load(path: "/nonexistent/jukebox.toml") }
     }
 }
+
+/// Files as editors and accidents leave them: CRLF, a stray NUL, bytes that are not UTF-8,
+/// dotted keys. Each error still names its own line.
+@Suite struct ConfigTextTests {
+    func error(_ text: String) -> ConfigError? {
+        do { _ = try ConfigLoader.parse(text, path: "j.toml"); return nil } catch { return error as? ConfigError }
+    }
+
+    func loadError(_ bytes: [UInt8]) throws -> ConfigError? {
+        let path = NSTemporaryDirectory() + "jukebox-config-\(UUID().uuidString).toml"
+        _ = FileManager.default.createFile(atPath: path, contents: Data(bytes))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        do { _ = try ConfigLoader.load(path: path); return nil } catch { return error as? ConfigError }
+    }
+
+    @Test func crlfErrorsAreOnTheirLine() {
+        let range = error("[playback]\r\nautoplay = true\r\n\r\nstart_volume = 150\r\n")
+        #expect(range?.line == 4)
+        #expect(range?.column == 1)
+        let typo = error("[playback]\r\n  autoplya = true\r\n")
+        #expect(typo?.line == 2)
+        #expect(typo?.column == 3)
+    }
+
+    @Test func nulIsRefusedWithItsPosition() throws {
+        let text = "[playback]\n# a comment with a \0 in it\nstart_volume = 101\n"
+        let e = error(text)
+        #expect(e?.line == 2)
+        #expect(e?.column == 20)
+        #expect(e?.reason.contains("NUL") == true)
+        #expect(try loadError(Array(text.utf8))?.line == 2)
+    }
+
+    @Test func invalidUTF8IsRefusedWithItsPosition() throws {
+        let bytes = Array("[library]\nmusic_dir = \"/srv/m".utf8) + [0xE9] + Array("sica\"\n".utf8)
+        let e = try loadError(bytes)
+        #expect(e?.line == 2)
+        #expect(e?.column == 20)
+        #expect(e?.reason.contains("0xE9") == true)
+        #expect(e?.reason.contains("not UTF-8") == true)
+    }
+
+    @Test func dottedKeysAreLocatedOnTheirOwnLine() {
+        let inside = error("[playback]\nmode = \"once\"\nplayback.autoplay = true\n")
+        #expect(inside?.line == 3)
+        #expect(inside?.reason.contains("unknown key \"playback\" in [playback]") == true)
+        let top = error("\n\nplayback.start_volume = 150\n[library]\n")
+        #expect(top?.line == 3)
+        #expect(top?.reason.contains("start_volume is 150") == true)
+        let relative = error("[library]\n\nplayback.start_volume = 150\n")
+        #expect(relative?.line == 3)
+        #expect(relative?.reason.contains("unknown key \"playback\" in [library]") == true)
+        let table = error("[playback]\nautoplay = true\n[playback.extra]\nx = 1\n")
+        #expect(table?.line == 3)
+    }
+
+    @Test func commentsAreNotTakenForKeys() {
+        let e = error("[playback]\n# start_volume = 50 is a good value\nstart_volume = 150\n")
+        #expect(e?.line == 3)
+    }
+}

@@ -7,11 +7,11 @@ import Testing
 @Suite(.serialized) struct EngineALSATests {
     let fx = Fixtures.shared
 
-    func engine(recordingTo path: String, log: EventLog) -> AudioEngine {
+    func engine(recordingTo path: String, log: EventLog) throws -> AudioEngine {
         try? FileManager.default.removeItem(atPath: path)
         let output = ALSAOutput(.init(device: "file:FILE=\(path),FORMAT=raw", allowConversion: false))
         let engine = AudioEngine(output: output) { log.append($0) }
-        engine.start()
+        try engine.start()
         return engine
     }
 
@@ -20,7 +20,7 @@ import Testing
     @Test func playsOneTrackSampleForSample() throws {
         let log = EventLog()
         let file = fx.path("rec-one.raw")
-        let engine = engine(recordingTo: file, log: log)
+        let engine = try engine(recordingTo: file, log: log)
         engine.play(TrackRef(token: 1, path: fx.path("music24.flac")))
         #expect(log.wait { $0.isFinished })
         engine.shutdown()
@@ -34,7 +34,7 @@ import Testing
         try Tools.run("sox", [fx.path("music16.wav"), fx.path("part-b.flac"), "trim", "100003s"])
         let log = EventLog()
         let file = fx.path("rec-gapless.raw")
-        let engine = engine(recordingTo: file, log: log)
+        let engine = try engine(recordingTo: file, log: log)
         engine.setNext(TrackRef(token: 2, path: fx.path("part-b.flac")))
         engine.play(TrackRef(token: 1, path: fx.path("part-a.flac")))
         #expect(log.wait { $0.isFinished })
@@ -47,7 +47,7 @@ import Testing
     @Test func pauseAndResumeLoseAndRepeatNothing() throws {
         let log = EventLog()
         let file = fx.path("rec-pause.raw")
-        let engine = engine(recordingTo: file, log: log)
+        let engine = try engine(recordingTo: file, log: log)
         engine.play(TrackRef(token: 1, path: fx.path("music16.flac")))
         // Pause somewhere in the middle, then resume.
         while engine.snapshot.frame < 50_000 { usleep(200) }
@@ -77,7 +77,7 @@ import Testing
     @Test func seekContinuesFromTheTarget() throws {
         let log = EventLog()
         let file = fx.path("rec-seek.raw")
-        let engine = engine(recordingTo: file, log: log)
+        let engine = try engine(recordingTo: file, log: log)
         engine.play(TrackRef(token: 1, path: fx.path("music16.flac")), paused: true)
         engine.seek(toFrame: 200_000)
         engine.resume()
@@ -94,7 +94,7 @@ import Testing
 
     @Test func anUndecodableTrackIsReported() throws {
         let log = EventLog()
-        let engine = engine(recordingTo: fx.path("rec-bad.raw"), log: log)
+        let engine = try engine(recordingTo: fx.path("rec-bad.raw"), log: log)
         engine.play(TrackRef(token: 9, path: try fx.write("engine-junk.flac", [1, 2, 3])))
         #expect(log.wait { if case .trackFailed(9, _) = $0 { true } else { false } })
         engine.shutdown()

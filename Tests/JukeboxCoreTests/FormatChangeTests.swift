@@ -34,7 +34,7 @@ final class RecordingOutput: AudioOutput, @unchecked Sendable {
         let output = RecordingOutput()
         let log = EventLog()
         let engine = AudioEngine(output: output) { log.append($0) }
-        engine.start()
+        try engine.start()
         engine.setNext(TrackRef(token: 2, path: fx.path("music24.flac")))
         engine.play(TrackRef(token: 1, path: fx.path("music16.flac")))
         #expect(log.wait { $0.isFinished })

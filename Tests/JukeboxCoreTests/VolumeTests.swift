@@ -38,7 +38,7 @@ import Testing
         let path = fx.path("rec-volume.raw")
         try? FileManager.default.removeItem(atPath: path)
         let engine = AudioEngine(output: ALSAOutput(.init(device: "file:FILE=\(path),FORMAT=raw", allowConversion: false))) { log.append($0) }
-        engine.start()
+        try engine.start()
         engine.setVolume(50)
         engine.play(TrackRef(token: 1, path: fx.path("music16.flac")))
         #expect(log.wait { $0.isFinished })

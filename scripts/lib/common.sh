@@ -10,7 +10,10 @@ TEST_PACKAGES="sox flac lame mpg123 mpc"
 # Measuring tools and the peers the benchmarks run beside us.
 BENCH_PACKAGES="time mpd mpc"
 
-say() { printf '==> %s\n' "$*" >&2; }
+# Seconds since the outermost script started, so a CI log shows where the time goes.
+: "${JUKEBOX_T0:=$(date +%s)}"
+export JUKEBOX_T0
+say() { printf '==> [%4ds] %s\n' "$(( $(date +%s) - JUKEBOX_T0 ))" "$*" >&2; }
 die() { printf 'error: %s\n' "$*" >&2; exit 1; }
 
 # Installs the named Debian packages that are missing. As root it runs apt-get; otherwise
@@ -42,10 +45,27 @@ need_swift() {
     command -v swift >/dev/null 2>&1 || die "Swift 6 is needed: install it from https://www.swift.org/install/linux/ (Debian 12), then run this again."
 }
 
-# The release binary: Swift's runtime linked in, so the board needs only glibc and the C libraries.
+# Fails on a compiler warning in the project's own code (Sources/, Tests/) in a build log;
+# warnings from the packages we depend on and from the toolchain's static libraries are
+# theirs to fix.
+check_warnings() {
+    local found
+    found=$(grep -E "^$JUKEBOX_ROOT/(Sources|Tests)/[^:]+:[0-9]+:[0-9]+: warning:" "$1" | sort -u || true)
+    [ -z "$found" ] || die "the build has warnings in the project's own code:
+$found"
+}
+
+# The release binary: Swift's runtime linked in, so the board needs only glibc and the C
+# libraries. Built once per run: the board scripts started by scripts/test reuse it.
 build_release() {
-    say "building the release binary (static Swift runtime)"
-    (cd "$JUKEBOX_ROOT" && swift build -c release --static-swift-stdlib 2>&1 | grep -v '^\[' >&2) || die "release build failed"
     JUKEBOX_BIN="$JUKEBOX_ROOT/.build/release/jukebox"
+    if [ "${JUKEBOX_RELEASE_BUILT:-}" = "$JUKEBOX_ROOT" ] && [ -x "$JUKEBOX_BIN" ]; then return 0; fi
+    say "building the release binary (static Swift runtime)"
+    local log
+    log=$(mktemp)
+    (cd "$JUKEBOX_ROOT" && swift build -c release --static-swift-stdlib >"$log" 2>&1) || { grep -v '^\[' "$log" >&2; rm -f "$log"; die "release build failed"; }
+    check_warnings "$log"
+    rm -f "$log"
     [ -x "$JUKEBOX_BIN" ] || die "release build did not produce $JUKEBOX_BIN"
+    export JUKEBOX_RELEASE_BUILT=$JUKEBOX_ROOT
 }

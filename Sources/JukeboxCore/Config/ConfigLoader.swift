@@ -20,10 +20,11 @@ public enum ConfigLoader {
         } catch let error as MediaError {
             throw ConfigError(path: path, line: 0, column: 0, reason: error.reason)
         }
-        return try parse(String(decoding: bytes, as: UTF8.self), path: path)
+        return try parse(ConfigText.decode(bytes, path: path), path: path)
     }
 
     public static func parse(_ text: String, path: String) throws -> JukeboxConfig {
+        try ConfigText.refuseNUL(text, path: path)
         let table: TOMLTable
         do {
             table = try TOMLTable(string: text)
@@ -174,42 +175,5 @@ public enum ConfigLoader {
             }
             return a.isEmpty ? b.count : row[b.count]
         }
-    }
-}
-
-/// Finds where a key is written, for error messages: TOMLKit reports positions for syntax
-/// errors only. It follows `[section]` and `[[array.of.tables]]` headers (counting the
-/// entries of an array) and matches `key =` at the start of a line.
-struct KeyLocator {
-    let lines: [Substring]
-
-    init(text: String) { lines = text.split(separator: "\n", omittingEmptySubsequences: false) }
-
-    /// The key's line and column in `section` (the `index`th entry if it is an array of
-    /// tables); with no key, the entry's header. (1, 1) when not found.
-    func position(section wanted: String?, index: Int = 0, key: String?) -> (line: Int, column: Int) {
-        var current: (name: String, index: Int)?
-        var entries: [String: Int] = [:]
-        for (i, raw) in lines.enumerated() {
-            let line = raw.drop { $0 == " " || $0 == "\t" }
-            let column = raw.count - line.count + 1
-            if line.hasPrefix("[") {
-                let isArray = line.hasPrefix("[[")
-                let name = line.dropFirst(isArray ? 2 : 1).prefix { $0 != "]" }.trimmingSpaces
-                var n = 0
-                if isArray { n = entries[name, default: 0]; entries[name] = n + 1 }
-                current = (name, n)
-                if wanted == nil, name == key { return (i + 1, column) }
-                if key == nil, name == wanted, n == index { return (i + 1, column) }
-                continue
-            }
-            guard let key, current?.name == wanted, (current?.index ?? 0) == index else { continue }
-            let bare = line.hasPrefix("\"") ? line.dropFirst() : line
-            if bare.hasPrefix(key), let next = bare.dropFirst(key.count).first, next == " " || next == "=" || next == "\"" || next == "\t" {
-                return (i + 1, column)
-            }
-        }
-        if key != nil, wanted != nil { return position(section: wanted, index: index, key: nil) }
-        return (1, 1)
     }
 }

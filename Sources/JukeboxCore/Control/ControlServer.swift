@@ -47,7 +47,7 @@ public final class ControlServer: @unchecked Sendable {
         guard pipe(&fds) == 0 else { throw Errno.current }
         fds.forEach(Self.makeNonBlocking)
         wake = (fds[0], fds[1])
-        thread = WorkerThread.start(name: "jukebox-control") { [self] in serve() }
+        thread = try WorkerThread.start(name: "jukebox-control") { [self] in serve() }
     }
 
     public func stop() {

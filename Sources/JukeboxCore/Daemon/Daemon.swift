@@ -56,7 +56,12 @@ public final class Daemon: @unchecked Sendable {
                 if case .completed(_, true) = event { DispatchQueue.main.async { self?.shutdown(reason: "the queue ended") } }
             }
         }
-        engine.start()
+        do {
+            try engine.start()
+        } catch {
+            logger.critical("cannot start the audio threads: \(error)")
+            exit(1)
+        }
 
         startControlServer()
         startInputs()
@@ -121,11 +126,17 @@ public final class Daemon: @unchecked Sendable {
         guard config.control.keyboard, KeyboardInput.available else { return }
         let keyboard = KeyboardInput(skipSeconds: config.playback.skipSeconds)
         let player = self.player!
-        keyboard.start { [weak self] action in
-            switch action {
-            case .command(let command): player.send(command)
-            case .quit: DispatchQueue.main.async { self?.shutdown(reason: "q pressed") }
+        do {
+            try keyboard.start { [weak self] action in
+                switch action {
+                case .command(let command): player.send(command)
+                case .quit: DispatchQueue.main.async { self?.shutdown(reason: "q pressed") }
+                case .closed(let error): self?.logger.notice("keys: the terminal \(error.map { "failed: \($0)" } ?? "closed"); keys stop")
+                }
             }
+        } catch {
+            logger.error("keys: cannot start reading the terminal: \(error)")
+            return
         }
         self.keyboard = keyboard
         logger.info("keys: space play/pause, n/p next/previous, ←/→ skip, +/- volume, m mode, q quit")

@@ -149,18 +149,24 @@ public enum DemoLibrary {
         var built = path.hasPrefix("/") ? "" : "."
         for part in path.split(separator: "/") {
             built += "/\(part)"
-            if mkdir(built, 0o755) != 0, errno != EEXIST {
-                throw MediaError.unreadable(path, "cannot create folder: \(Errno.current)")
+            do {
+                try systemCall { mkdir(built, 0o755) }
+            } catch .exists {
+                continue
+            } catch {
+                throw MediaError.unreadable(path, "cannot create folder: \(error)")
             }
         }
     }
 
     private static func writeFile(_ path: String, _ bytes: [UInt8]) throws {
-        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw MediaError.unreadable(path, "cannot create: \(Errno.current)") }
+        let fd: Int32
+        do { fd = try systemCall { open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644) } } catch {
+            throw MediaError.unreadable(path, "cannot create: \(error)")
+        }
         defer { close(fd) }
-        guard bytes.withUnsafeBytes({ Glibc.write(fd, $0.baseAddress, $0.count) }) == bytes.count else {
-            throw MediaError.unreadable(path, "cannot write: \(Errno.current)")
+        if let error = bytes.withUnsafeBytes({ writeAll(fd, $0) }) {
+            throw MediaError.unreadable(path, "cannot write: \(error)")
         }
     }
 }

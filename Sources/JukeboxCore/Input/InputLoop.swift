@@ -45,7 +45,11 @@ public final class InputLoop: @unchecked Sendable {
         }
         uevents = UeventMonitor()
         if uevents == nil { logger.notice("input: no kernel device announcements (\(Errno.current)); looking for new devices every 2 s") }
-        thread = WorkerThread.start(name: "jukebox-input") { [self] in run() }
+        do {
+            thread = try WorkerThread.start(name: "jukebox-input") { [self] in run() }
+        } catch {
+            logger.error("input: cannot start the input thread: \(error); buttons are not read")
+        }
     }
 
     public func stop() {
@@ -71,13 +75,17 @@ public final class InputLoop: @unchecked Sendable {
             let deadlines = hardware.flatMap { $0.units.compactMap(\.deadline) } + (waiting ? [nextRetry] : []) + [lookAgainAt].compactMap { $0 }
             let now = MonotonicClock.now()
             let timeout = deadlines.min().map { $0 <= now ? 0 : Int32(min(60_000, ($0 - now + 999_999) / 1_000_000)) } ?? -1
-            let ready = poll(&fds, nfds_t(fds.count), timeout)
-            if ready < 0, errno != EINTR {
-                logger.error("input: poll failed: \(Errno.current); input stops")
+            do {
+                // Not retried here: after EINTR the deadlines are worked out again.
+                try systemCall(retryOnInterrupt: false) { poll(&fds, nfds_t(fds.count), timeout) }
+            } catch .interrupted {
+                continue
+            } catch {
+                logger.error("input: poll failed: \(error); buttons, encoders and keys stop until a restart")
                 return
             }
             let woke = MonotonicClock.now()
-            if fds[0].revents != 0 { return }
+            if fds[0].revents != 0 { logger.debug("input: stopped"); return }
             var actions: [InputAction] = []
             var batch: [PendingEdge] = []
             var rescan = false

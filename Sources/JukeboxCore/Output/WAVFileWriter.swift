@@ -18,8 +18,9 @@ public final class WAVFileWriter {
         if isStdout {
             fd = STDOUT_FILENO
         } else {
-            fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-            guard fd >= 0 else { throw MediaError.unreadable(path, "cannot create: \(Errno.current)") }
+            do { fd = try systemCall { open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644) } } catch {
+                throw MediaError.unreadable(path, "cannot create: \(error)")
+            }
             try writeAll(header(dataBytes: 0))
         }
     }
@@ -38,8 +39,11 @@ public final class WAVFileWriter {
         guard !isStdout else { return }
         if dataBytes & 1 == 1 { try writeAll([0]) }
         let h = header(dataBytes: dataBytes)
-        guard h.withUnsafeBytes({ pwrite(fd, $0.baseAddress, $0.count, 0) }) == h.count else {
-            throw MediaError.unreadable(path, "cannot write: \(Errno.current)")
+        do {
+            let n = try systemCall { h.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, 0) } }
+            guard n == h.count else { throw Errno(EIO) }
+        } catch {
+            throw MediaError.unreadable(path, "cannot write: \(error)")
         }
     }
 

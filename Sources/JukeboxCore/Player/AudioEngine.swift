@@ -79,11 +79,17 @@ public final class AudioEngine: @unchecked Sendable {
         published.output = output.name
     }
 
-    public func start() {
+    /// Starts the decode and audio threads; throws if the system cannot make them.
+    public func start() throws(Errno) {
         let decode = DecodeWorker(engine: self)
         let audio = OutputWorker(engine: self)
-        threads.append(WorkerThread.start(name: "jukebox-decode") { decode.run() })
-        threads.append(WorkerThread.start(name: "jukebox-audio", realtime: true) { audio.run() })
+        threads.append(try WorkerThread.start(name: "jukebox-decode") { decode.run() })
+        do {
+            threads.append(try WorkerThread.start(name: "jukebox-audio", realtime: true) { audio.run() })
+        } catch {
+            shutdown()
+            throw error
+        }
     }
 
     /// Stops both threads and closes the output.

@@ -46,12 +46,15 @@ public final class ConditionLock: @unchecked Sendable {
 /// A named thread. The audio thread asks for real-time priority; without the privilege
 /// it runs at normal priority and says so once.
 public enum WorkerThread {
-    public static func start(name: String, realtime: Bool = false, _ body: @escaping @Sendable () -> Void) -> pthread_t {
+    /// Starts `body` on a new thread; throws when the system cannot make one (EAGAIN when
+    /// out of memory or over the process's thread limit).
+    public static func start(name: String, realtime: Bool = false, _ body: @escaping @Sendable () -> Void) throws(Errno) -> pthread_t {
         final class Box { let body: @Sendable () -> Void; let name: String; let realtime: Bool
             init(_ b: @escaping @Sendable () -> Void, _ n: String, _ r: Bool) { body = b; name = n; realtime = r } }
         let box = Unmanaged.passRetained(Box(body, name, realtime)).toOpaque()
         var thread = pthread_t()
-        pthread_create(&thread, nil, { raw in
+        // pthread_create returns the error number itself rather than setting errno.
+        let status = pthread_create(&thread, nil, { raw in
             let box = Unmanaged<Box>.fromOpaque(raw!).takeRetainedValue()
             nameCurrentThread(box.name)
             if box.realtime {
@@ -61,6 +64,10 @@ public enum WorkerThread {
             box.body()
             return nil
         }, box)
+        guard status == 0 else {
+            Unmanaged<AnyObject>.fromOpaque(box).release()
+            throw Errno(status)
+        }
         return thread
     }
 }

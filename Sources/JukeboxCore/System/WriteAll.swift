@@ -8,13 +8,13 @@ import Glibc
 public func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Errno? {
     var done = 0
     while done < bytes.count {
-        let n = write(fd, bytes.baseAddress! + done, bytes.count - done)
-        if n < 0 {
-            if errno == EINTR { continue }
-            return Errno.current
+        do {
+            let n = try systemCall { write(fd, bytes.baseAddress! + done, bytes.count - done) }
+            if n == 0 { return Errno(EIO) }
+            done += n
+        } catch {
+            return error
         }
-        if n == 0 { return Errno(EIO) }
-        done += n
     }
     return nil
 }

@@ -21,18 +21,19 @@ public final class EvdevDevice {
     public let fd: Int32
 
     public init(path: String) throws(GPIOError) {
-        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
-        guard fd >= 0 else { throw .failed("cannot open \(path)", Errno.current) }
+        let fd: Int32
+        do { fd = try systemCall { open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC) } } catch { throw .failed("cannot open \(path)", error) }
         var buffer = [CChar](repeating: 0, count: 256)
-        guard jukebox_evdev_name(fd, &buffer, buffer.count) >= 0 else {
-            let e = Errno.current
+        do {
+            try systemCall { jukebox_evdev_name(fd, &buffer, buffer.count) }
+        } catch {
             close(fd)
-            throw .failed("\(path) is not an input device", e)
+            throw .failed("\(path) is not an input device", error)
         }
         _ = jukebox_evdev_set_clock(fd, CLOCK_MONOTONIC)
         self.fd = fd
         self.path = path
-        name = String(cString: buffer)
+        name = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     deinit { close(fd) }
@@ -63,11 +64,13 @@ public final class EvdevDevice {
     /// The events waiting (call when poll says readable). Throws when the device is gone.
     public func events() throws(GPIOError) -> [Event] {
         var buffer = [input_event](repeating: input_event(), count: 64)
-        let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-        guard n >= 0 else {
-            let e = Errno.current
-            if e.rawValue == EAGAIN || e.rawValue == EINTR { return [] }
-            throw .failed("\(name) (\(path))", e)
+        let n: Int
+        do {
+            n = try systemCall { buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) } }
+        } catch .wouldBlock {
+            return []
+        } catch {
+            throw .failed("\(name) (\(path))", error)
         }
         return buffer.prefix(n / MemoryLayout<input_event>.stride).map {
             Event(type: Int($0.type), code: Int($0.code), value: $0.value,

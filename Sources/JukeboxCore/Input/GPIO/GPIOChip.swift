@@ -16,12 +16,13 @@ public final class GPIOChip {
 
     /// Opens a chip by name (`gpiochip0`), label (`pinctrl-bcm2835`), path or number.
     public init(_ spec: String) throws(GPIOError) {
-        guard let chip = gpiod_chip_open_lookup(spec) else {
-            let e = Errno.current
-            if e.rawValue == ENOENT || e.rawValue == ENODEV || e.rawValue == ENOTTY { throw .noChip(spec) }
-            throw .failed("cannot open GPIO chip \"\(spec)\"", e)
+        do {
+            chip = try systemCall { gpiod_chip_open_lookup(spec) }
+        } catch let e where [.noEntry, .noDevice, Errno(ENOTTY)].contains(e) {
+            throw .noChip(spec)
+        } catch {
+            throw .failed("cannot open GPIO chip \"\(spec)\"", error)
         }
-        self.chip = chip
         name = String(cString: gpiod_chip_name(chip))
         label = String(cString: gpiod_chip_label(chip))
         lineCount = Int(gpiod_chip_num_lines(chip))
@@ -46,10 +47,12 @@ public final class GPIOChip {
         case .disabled: flags |= Int32(GPIOD_LINE_REQUEST_FLAG_BIAS_DISABLE)
         case .asIs: break
         }
-        guard gpiod_line_request_both_edges_events_flags(line, "jukebox", flags) == 0 else {
-            let e = Errno.current
-            if e.rawValue == EBUSY { throw .lineInUse(chip: name, offset: offset, consumer: "another program") }
-            throw .failed("cannot request \(name) line \(offset) for events", e)
+        do {
+            try systemCall { gpiod_line_request_both_edges_events_flags(line, "jukebox", flags) }
+        } catch .busy {
+            throw .lineInUse(chip: name, offset: offset, consumer: "another program")
+        } catch {
+            throw .failed("cannot request \(name) line \(offset) for events", error)
         }
         return GPIOLineEvents(line: line, chip: self, offset: offset)
     }
@@ -83,19 +86,23 @@ public final class GPIOLineEvents {
 
     /// The logical level now.
     public func read() throws(GPIOError) -> Bool {
-        let value = gpiod_line_get_value(line)
-        guard value >= 0 else { throw .failed("cannot read \(chip.name) line \(offset)", Errno.current) }
-        return value == 1
+        do {
+            return try systemCall { gpiod_line_get_value(line) } == 1
+        } catch {
+            throw .failed("cannot read \(chip.name) line \(offset)", error)
+        }
     }
 
     /// The edges waiting on the line's file descriptor (call when poll says it is readable).
     public func edges() throws(GPIOError) -> [Edge] {
         var buffer = [gpiod_line_event](repeating: gpiod_line_event(), count: 16)
-        let n = gpiod_line_event_read_fd_multiple(fd, &buffer, UInt32(buffer.count))
-        guard n >= 0 else {
-            let e = Errno.current
-            if e.rawValue == EAGAIN { return [] }
-            throw .failed("cannot read events of \(chip.name) line \(offset)", e)
+        let n: Int32
+        do {
+            n = try systemCall { gpiod_line_event_read_fd_multiple(fd, &buffer, UInt32(buffer.count)) }
+        } catch .wouldBlock {
+            return []
+        } catch {
+            throw .failed("cannot read events of \(chip.name) line \(offset)", error)
         }
         return buffer.prefix(Int(n)).map {
             Edge(active: $0.event_type == Int32(GPIOD_LINE_EVENT_RISING_EDGE),

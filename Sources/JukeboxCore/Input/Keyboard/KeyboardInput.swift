@@ -9,6 +9,8 @@ public final class KeyboardInput: @unchecked Sendable {
     public enum Action: Equatable, Sendable {
         case command(PlayerCommand)
         case quit
+        /// The terminal stopped giving keys: end of input (nil), or a read error.
+        case closed(Errno?)
     }
 
     private var saved = termios()
@@ -22,7 +24,7 @@ public final class KeyboardInput: @unchecked Sendable {
     public static var available: Bool { isatty(STDIN_FILENO) != 0 }
 
     /// Starts reading keys on a thread of its own; `onAction` is called for each key.
-    public func start(_ onAction: @escaping @Sendable (Action) -> Void) {
+    public func start(_ onAction: @escaping @Sendable (Action) -> Void) throws(Errno) {
         guard Self.available, tcgetattr(STDIN_FILENO, &saved) == 0 else { return }
         var raw = saved
         raw.c_lflag &= ~tcflag_t(ICANON | ECHO)
@@ -33,12 +35,25 @@ public final class KeyboardInput: @unchecked Sendable {
         tcsetattr(STDIN_FILENO, TCSANOW, &raw)
         active = true
         let skip = skipSeconds
-        thread = WorkerThread.start(name: "jukebox-keys") {
-            var decoder = KeySequence()
-            var byte: UInt8 = 0
-            while read(STDIN_FILENO, &byte, 1) == 1 {
+        do {
+            thread = try WorkerThread.start(name: "jukebox-keys") { Self.readKeys(skip, onAction) }
+        } catch {
+            restore()
+            throw error
+        }
+    }
+
+    /// The key thread: decodes bytes into actions until the terminal closes or fails.
+    private static func readKeys(_ skip: Double, _ onAction: @Sendable (Action) -> Void) {
+        var decoder = KeySequence()
+        var byte: UInt8 = 0
+        do throws(Errno) {
+            while try systemCall({ read(STDIN_FILENO, &byte, 1) }) == 1 {
                 if let action = decoder.feed(byte, skipSeconds: skip) { onAction(action) }
             }
+            onAction(.closed(nil))
+        } catch {
+            onAction(.closed(error))
         }
     }
 
