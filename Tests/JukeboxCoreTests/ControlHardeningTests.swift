@@ -161,6 +161,27 @@ import Testing
         #expect(refusal.hasPrefix("ACK [52@0] {command_list_begin} command list is longer than 2048 KiB"), "\(refusal.prefix(200))")
     }
 
+    @Test func aClientThatDoesNotReadIsNotReadEither() throws {
+        let box = try serve("noread")
+        defer { box.server.stop() }
+        let greedy = try Connection(unix: box.path)
+        _ = fcntl(greedy.fd, F_SETFL, fcntl(greedy.fd, F_GETFL) | O_NONBLOCK)
+        // Requests it never reads the replies to: once its replies back up, the server
+        // stops taking its input, so its sends block instead of the server's memory growing.
+        let chunk = Array(String(repeating: "status\n", count: 4096).utf8)
+        var sent = 0
+        var stalled = 0
+        while sent < 64 << 20, stalled < 200 {
+            let n = chunk.withUnsafeBytes { Foundation.send(greedy.fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            if n > 0 { sent += n; stalled = 0 } else { stalled += 1; usleep(5000) }
+        }
+        #expect(sent < 16 << 20, "the server took \(sent) bytes from a client that reads nothing")
+        let other = try Connection(unix: box.path)
+        _ = other.read(until: "\n")
+        other.send("ping\n")
+        #expect(other.read(until: "OK\n") == "OK\n")
+    }
+
     // MARK: Many clients
 
     @Test func silentClientsDoNotLockOthersOut() throws {

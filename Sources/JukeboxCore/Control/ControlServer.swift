@@ -121,9 +121,10 @@ public final class ControlServer: @unchecked Sendable {
             fds += listeners.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
             var busy = false
             for client in clients.values {
-                let canRun = client.pendingOutput < Self.outputBackPressure && !client.closing
-                let hasLine = canRun && client.hasCompleteLine
-                busy = busy || hasLine
+                let hasLine = !client.closing && client.hasCompleteLine
+                // Lines to run come first; while the client does not read its replies they
+                // wait, and so does reading more from it.
+                busy = busy || (hasLine && client.pendingOutput < Self.outputBackPressure)
                 var events: Int16 = 0
                 if !client.inputEnded && !client.closing && !hasLine { events |= Int16(POLLIN) }
                 if client.pendingOutput > 0 { events |= Int16(POLLOUT) }
