@@ -144,6 +144,29 @@ import Testing
         #expect(reply == String(repeating: "list_OK\n", count: 40_000) + "OK\n")
     }
 
+    @Test func aLongListIsRunInTurnsWithOtherClients() throws {
+        let box = try serve("turns")
+        defer { box.server.stop() }
+        let long = try Connection(unix: box.path)
+        _ = long.read(until: "\n")
+        long.send("command_list_begin\nsetvol 10\n" + String(repeating: "ping\n", count: 300_000) + "setvol 20\ncommand_list_end\n")
+        let drain = Thread { _ = long.read(until: "OK\n") }
+        drain.start()
+        // Another client asks while the list runs: it is answered in between, and sees the
+        // list half done (volume 10), not only before or after it.
+        let other = try Connection(unix: box.path)
+        _ = other.read(until: "\n")
+        var seen: Set<String> = []
+        while !seen.contains("volume: 20") {
+            other.send("status\n")
+            let reply = other.read(until: "OK\n")
+            guard let volume = reply.split(separator: "\n").first(where: { $0.hasPrefix("volume: ") }) else { break }
+            seen.insert(String(volume))
+        }
+        #expect(seen.contains("volume: 10"), "\(seen)")
+        while !drain.isFinished { usleep(1000) }
+    }
+
     @Test func anOversizedListIsRefusedAndOthersAreServed() throws {
         let box = try serve("biglist")
         defer { box.server.stop() }

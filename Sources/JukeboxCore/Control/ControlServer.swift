@@ -121,12 +121,12 @@ public final class ControlServer: @unchecked Sendable {
             fds += listeners.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
             var busy = false
             for client in clients.values {
-                let hasLine = !client.closing && client.hasCompleteLine
-                // Lines to run come first; while the client does not read its replies they
-                // wait, and so does reading more from it.
-                busy = busy || (hasLine && client.pendingOutput < Self.outputBackPressure)
+                let hasWork = !client.closing && (client.session.isRunningList || client.hasCompleteLine)
+                // Work already read comes first; while the client does not read its replies
+                // it waits, and so does reading more from it.
+                busy = busy || (hasWork && client.pendingOutput < Self.outputBackPressure)
                 var events: Int16 = 0
-                if !client.inputEnded && !client.closing && !hasLine { events |= Int16(POLLIN) }
+                if !client.inputEnded && !client.closing && !hasWork { events |= Int16(POLLIN) }
                 if client.pendingOutput > 0 { events |= Int16(POLLOUT) }
                 fds.append(pollfd(fd: client.fd, events: events, revents: 0))
             }
@@ -190,7 +190,8 @@ public final class ControlServer: @unchecked Sendable {
             logger.warning("control: \(limits.maximumConnections) clients connected (max_connections); refused one")
             return
         }
-        let client = ControlConnection(fd: fd, session: ControlSession(player: player, maximumCommandListBytes: limits.maximumCommandListBytes),
+        let client = ControlConnection(fd: fd, session: ControlSession(player: player, maximumCommandListBytes: limits.maximumCommandListBytes,
+                                                                        commandsPerCall: Self.linesPerTurn),
                                        now: MonotonicClock.now())
         client.reply(MPDProtocol.greeting)
         clients[fd] = client
@@ -217,12 +218,22 @@ public final class ControlServer: @unchecked Sendable {
         }
     }
 
-    /// Runs up to `linesPerTurn` of the client's complete lines.
+    /// Runs up to `linesPerTurn` of the client's complete lines, or as many commands of
+    /// a command list.
     private func run(_ client: ControlConnection) {
         var budget = Self.linesPerTurn
-        while budget > 0, !client.closing, client.pendingOutput < Self.outputBackPressure, let line = client.takeLine() {
-            budget -= 1
-            switch client.session.handle(line: line) {
+        while budget > 0, !client.closing, client.pendingOutput < Self.outputBackPressure {
+            let outcome: ControlSession.Outcome
+            if client.session.isRunningList {
+                outcome = client.session.continueList()
+                budget = 0
+            } else if let line = client.takeLine() {
+                outcome = client.session.handle(line: line)
+                budget -= 1
+            } else {
+                break
+            }
+            switch outcome {
             case .reply(let text): client.reply(text)
             case .replyAndClose(let text): client.reply(text); client.closing = true; client.discardInput()
             case .close: client.closing = true; client.discardInput()
@@ -233,7 +244,7 @@ public final class ControlServer: @unchecked Sendable {
             client.failed = true  // not reading its replies
             return
         }
-        guard !client.closing, !client.hasCompleteLine else { return }
+        guard !client.closing, !client.session.isRunningList, !client.hasCompleteLine else { return }
         if client.unfinishedLineLength > ControlSession.maximumLineLength {
             client.reply("ACK [\(MPDProtocol.AckCode.argument.rawValue)@0] {} line too long\n")
             client.closing = true

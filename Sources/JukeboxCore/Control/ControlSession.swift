@@ -18,13 +18,22 @@ public final class ControlSession {
     private let player: Player
     private let maximumCommandListBytes: Int
     private var list: [String]?
+    /// A list that has ended and is being run, a bounded number of commands per call, so
+    /// a long list does not hold up the other clients.
+    private var running: (lines: [String], next: Int)?
+    private let commandsPerCall: Int
     private var listBytes = 0
     private var listOK = false
     /// Longest request line accepted; MPD closes such clients too.
     public static let maximumLineLength = 4096
 
-    public init(player: Player, maximumCommandListBytes: Int = ControlServer.Limits().maximumCommandListBytes) {
+    /// Whether an ended list still has commands to run (`continueList`).
+    public var isRunningList: Bool { running != nil }
+
+    public init(player: Player, maximumCommandListBytes: Int = ControlServer.Limits().maximumCommandListBytes,
+                commandsPerCall: Int = .max) {
         self.player = player
+        self.commandsPerCall = max(1, commandsPerCall)
         self.maximumCommandListBytes = maximumCommandListBytes
     }
 
@@ -32,9 +41,9 @@ public final class ControlSession {
         let line = rawLine.hasSuffix("\r") ? String(rawLine.dropLast()) : rawLine
         if list != nil {
             if line == "command_list_end" {
-                let pending = list ?? []
+                running = (list ?? [], 0)
                 list = nil
-                return .reply(runList(pending))
+                return continueList()
             }
             listBytes += line.utf8.count + 1
             guard listBytes <= maximumCommandListBytes else {
@@ -62,19 +71,30 @@ public final class ControlSession {
         }
     }
 
-    private func runList(_ lines: [String]) -> String {
+    /// Runs the next commands of an ended list, at most `commandsPerCall` of them, and
+    /// returns their replies; the list's last reply ends with `OK` (or its ACK).
+    public func continueList() -> Outcome {
+        guard let (lines, first) = running else { return .none }
+        let end = lines.count - first <= commandsPerCall ? lines.count : first + commandsPerCall
         var out = ""
-        for (i, line) in lines.enumerated() {
+        for i in first..<end {
             do {
-                out += try execute(line)
+                out += try execute(lines[i])
                 if listOK { out += "list_OK\n" }
             } catch let ack as MPDProtocol.Ack {
-                return out + Self.ack(ack, index: i, command: Self.commandName(line))
+                running = nil
+                return .reply(out + Self.ack(ack, index: i, command: Self.commandName(lines[i])))
             } catch {
-                return out + Self.ack(.init(code: .system, message: "\(error)"), index: i, command: Self.commandName(line))
+                running = nil
+                return .reply(out + Self.ack(.init(code: .system, message: "\(error)"), index: i, command: Self.commandName(lines[i])))
             }
         }
-        return out + "OK\n"
+        guard end < lines.count else {
+            running = nil
+            return .reply(out + "OK\n")
+        }
+        running = (lines, end)
+        return .reply(out)
     }
 
     static func ack(_ ack: MPDProtocol.Ack, index: Int, command: String) -> String {
