@@ -263,13 +263,14 @@ import Testing
         let engine = FakeEngine()
         var settings = Player.Settings()
         settings.startVolume = 0
+        settings.volumeStep = 1
         let player = Player(engine: engine, settings: settings)
         nonisolated(unsafe) let session = ControlSession(player: player)
-        let client = Thread { for _ in 0..<9 { _ = session.handle(line: "volume +5") } }
+        let client = Thread { for _ in 0..<50 { _ = session.handle(line: "volume +1") } }
         client.start()
-        for _ in 0..<9 { player.send(.volumeStep(1)) }
+        for _ in 0..<50 { player.send(.volumeStep(1)); usleep(20) }
         while !client.isFinished { usleep(1000) }
-        #expect(player.status.volume == 90)
+        #expect(player.status.volume == 100)
     }
 
     // MARK: Hostile names
