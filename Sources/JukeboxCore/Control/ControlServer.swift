@@ -53,6 +53,8 @@ public final class ControlServer: @unchecked Sendable {
     private var socketFile: (path: String, device: UInt64, inode: UInt64)?
     private var wake: (read: Int32, write: Int32) = (-1, -1)
     private var thread: pthread_t?
+    /// The refusal for max_connections has been logged since the server was last below it.
+    private var warnedFull = false
 
     /// Output a client has not read yet beyond which it is dropped.
     static let maximumPendingOutput = 4 << 20
@@ -187,9 +189,13 @@ public final class ControlServer: @unchecked Sendable {
             let refusal = Array("ACK [\(MPDProtocol.AckCode.system.rawValue)@0] {} too many clients (max_connections is \(limits.maximumConnections))\n".utf8)
             _ = refusal.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
             close(fd)
-            logger.warning("control: \(limits.maximumConnections) clients connected (max_connections); refused one")
+            if !warnedFull {  // once per crowd, not once per attempt: a client retrying in a loop must not flood the log
+                logger.warning("control: \(limits.maximumConnections) clients connected (max_connections); refusing more")
+                warnedFull = true
+            }
             return
         }
+        warnedFull = false
         let client = ControlConnection(fd: fd, session: ControlSession(player: player, maximumCommandListBytes: limits.maximumCommandListBytes,
                                                                         commandsPerCall: Self.linesPerTurn),
                                        now: MonotonicClock.now())
