@@ -259,6 +259,37 @@ import Testing
         #expect(reply.count == 4 && reply[2].contains("state: play\nsong: 2\n"), "\(reply)")
     }
 
+    /// With the real engine on a silent sink: the reply to `currentsong` right after
+    /// `play` names the track being loaded; its tags follow once the decoder has opened it.
+    @Test func currentsongAfterPlayWithTheRealEngine() throws {
+        final class PlayerBox: @unchecked Sendable { var player: Player? }
+        let box = PlayerBox()
+        let engine = AudioEngine(output: NullOutput()) { event in box.player?.engineEvent(event) }
+        let player = Player(engine: engine)
+        box.player = player
+        engine.start()
+        defer { engine.shutdown() }
+        let track = Fixtures.shared.path("music16.flac")
+        player.setTracks([track])
+        let server = ControlServer(player: player, logger: Logger(label: "test"))
+        let path = NSTemporaryDirectory() + "jukebox-hard-\(getpid())-engine.sock"
+        try server.start(socketPath: path, tcpPort: 0)
+        defer { server.stop() }
+        let c = try Connection(unix: path)
+        _ = c.read(until: "\n")
+        c.send("play\ncurrentsong\n")
+        let reply = c.read(replies: 2)
+        #expect(reply.hasPrefix("OK\nfile: \(track)\n"), "\(reply)")
+        #expect(reply.contains("Pos: 0\nId: 1\nOK\n"), "\(reply)")
+        var tagged = false
+        for _ in 0..<200 where !tagged {
+            c.send("currentsong\n")
+            tagged = c.read(until: "OK\n").contains("Title: Plucked\n")
+            if !tagged { usleep(50_000) }
+        }
+        #expect(tagged)
+    }
+
     @Test func relativeVolumeIsNotLostToAButton() throws {
         let engine = FakeEngine()
         var settings = Player.Settings()
