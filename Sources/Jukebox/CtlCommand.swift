@@ -4,6 +4,17 @@ import JukeboxCore
 struct SocketOption: ParsableArguments {
     @Option(help: "The jukebox's control socket.")
     var socket = "/run/jukebox/control"
+
+    @Option(help: "Seconds to wait for the jukebox to accept the connection and to answer each command.")
+    var timeout = ControlClient.defaultTimeoutSeconds
+
+    func validate() throws {
+        guard timeout.isFinite, timeout > 0, timeout <= 3600 else {
+            throw ValidationError("--timeout must be a number of seconds above 0 and at most 3600")
+        }
+    }
+
+    func connect() throws -> ControlClient { try ControlClient(socketPath: socket, timeoutSeconds: timeout) }
 }
 
 struct CtlCommand: ParsableCommand {
@@ -18,7 +29,7 @@ struct CtlCommand: ParsableCommand {
 
     func run() throws {
         do {
-            let client = try ControlClient(socketPath: options.socket)
+            let client = try options.connect()
             for line in try client.send(command) { print(line) }
         } catch {
             StandardError.print("jukebox: \(error)")
@@ -34,7 +45,7 @@ struct StatusCommand: ParsableCommand {
 
     func run() throws {
         do {
-            let client = try ControlClient(socketPath: options.socket)
+            let client = try options.connect()
             let status = Self.fields(try client.send(["status"]))
             let song = Self.fields(try client.send(["currentsong"]))
             let state = ["play": "playing", "pause": "paused", "stop": "stopped"][status["state"] ?? ""] ?? "?"

@@ -95,10 +95,15 @@ public enum ConfigLoader {
             }
             if let t = try section("control") {
                 let s = "control"
-                try allow(t, s, ["socket", "tcp_port", "keyboard"])
+                try allow(t, s, ["socket", "tcp_port", "keyboard", "connection_timeout", "max_connections", "max_command_list_size"])
                 c.control.socketPath = try string(t, s, "socket") ?? c.control.socketPath
                 c.control.tcpPort = try int(t, s, "tcp_port", 0...65535) ?? c.control.tcpPort
                 c.control.keyboard = try bool(t, s, "keyboard") ?? c.control.keyboard
+                var l = c.control.limits
+                l.connectionTimeoutSeconds = try int(t, s, "connection_timeout", 1...86_400) ?? l.connectionTimeoutSeconds
+                l.maximumConnections = try int(t, s, "max_connections", 1...1000) ?? l.maximumConnections
+                if let kib = try int(t, s, "max_command_list_size", 1...65_536) { l.maximumCommandListBytes = kib << 10 }
+                c.control.limits = l
             }
             if let t = try section("input") {
                 c.input = try readInput(t, skipSeconds: c.playback.skipSeconds)

@@ -26,6 +26,8 @@ public struct JukeboxConfig: Sendable, Equatable {
         /// 0 keeps TCP off; otherwise the port on 127.0.0.1.
         public var tcpPort = 0
         public var keyboard = true
+        /// connection_timeout, max_connections, max_command_list_size.
+        public var limits = ControlServer.Limits()
     }
 
     public var library = Library()

@@ -6,37 +6,78 @@ import Glibc
 
 /// Serves the control protocol on a Unix socket (and, if configured, TCP on 127.0.0.1)
 /// from one thread with one poll loop. Sockets are non-blocking and each client has its
-/// own buffers and limits, so a slow, silent or garbage-sending client only ever affects
-/// its own connection.
+/// own buffers and limits, so a slow, silent, flooding or garbage-sending client only
+/// ever affects its own connection: each turn of the loop runs a bounded number of one
+/// client's lines before serving the others.
 public final class ControlServer: @unchecked Sendable {
+    /// What one client may cost; `[control]` in the config sets them.
+    public struct Limits: Sendable, Equatable {
+        /// A client that neither sends nor reads for this long is closed (MPD: 60 s).
+        public var connectionTimeoutSeconds: Int
+        /// Clients served at once; one more is told so and closed (MPD: 100).
+        public var maximumConnections: Int
+        /// The text of one command list (MPD's max_command_list_size: 2048 KiB).
+        public var maximumCommandListBytes: Int
+
+        public init(connectionTimeoutSeconds: Int = 60, maximumConnections: Int = 100, maximumCommandListBytes: Int = 2048 << 10) {
+            self.connectionTimeoutSeconds = connectionTimeoutSeconds
+            self.maximumConnections = maximumConnections
+            self.maximumCommandListBytes = maximumCommandListBytes
+        }
+    }
+
+    /// Why the server could not start.
+    public enum StartError: Error, CustomStringConvertible, Equatable {
+        /// Another process accepts connections on the socket: a second daemon must not take it over.
+        case alreadyServed(path: String)
+        case notASocket(path: String)
+        case pathTooLong(path: String)
+        case cannotListen(address: String, Errno)
+
+        public var description: String {
+            switch self {
+            case .alreadyServed(let path):
+                "another jukebox is answering on \(path); stop it first (systemctl stop jukebox) or choose another socket"
+            case .notASocket(let path): "\(path) exists and is not a socket"
+            case .pathTooLong(let path): "socket path too long: \(path)"
+            case .cannotListen(let address, let error): "cannot listen on \(address): \(error)"
+            }
+        }
+    }
+
     private let player: Player
     private let logger: Logger
+    private let limits: Limits
     private var listeners: [Int32] = []
-    private var socketPath: String?
+    /// Our socket file and its identity, so stopping never deletes another server's socket.
+    private var socketFile: (path: String, device: UInt64, inode: UInt64)?
     private var wake: (read: Int32, write: Int32) = (-1, -1)
     private var thread: pthread_t?
+    /// The refusal for max_connections has been logged since the server was last below it.
+    private var warnedFull = false
 
-    static let maximumClients = 64
+    /// Output a client has not read yet beyond which it is dropped.
     static let maximumPendingOutput = 4 << 20
+    /// Output beyond which a client's further lines wait until it reads.
+    static let outputBackPressure = 256 << 10
+    /// Lines of one client run per turn of the loop, before the others are served.
+    static let linesPerTurn = 64
+    static let bytesPerRead = 64 << 10
 
-    private final class Client {
-        let fd: Int32
-        let session: ControlSession
-        var input: [UInt8] = []
-        var output: [UInt8] = []
-        var closing = false
-        init(fd: Int32, session: ControlSession) { self.fd = fd; self.session = session }
-    }
-
-    public init(player: Player, logger: Logger) {
+    public init(player: Player, logger: Logger, limits: Limits = Limits()) {
         self.player = player
         self.logger = logger
+        self.limits = limits
     }
 
-    public func start(socketPath: String, tcpPort: Int) throws {
+    public func start(socketPath: String, tcpPort: Int) throws(StartError) {
         if !socketPath.isEmpty {
-            listeners.append(try Self.listenUnix(socketPath))
-            self.socketPath = socketPath
+            let fd = try Self.listenUnix(socketPath)
+            listeners.append(fd)
+            var st = stat()
+            if stat(socketPath, &st) == 0 {
+                socketFile = (socketPath, UInt64(st.st_dev), UInt64(st.st_ino))
+            }
             logger.info("control socket: \(socketPath) (try: MPD_HOST=\(socketPath) mpc status)")
         }
         if tcpPort > 0 {
@@ -44,7 +85,11 @@ public final class ControlServer: @unchecked Sendable {
             logger.info("control: also on 127.0.0.1:\(tcpPort)")
         }
         var fds: [Int32] = [0, 0]
-        guard pipe(&fds) == 0 else { throw Errno.current }
+        do {
+            try systemCall { pipe(&fds) }
+        } catch {
+            throw .cannotListen(address: "a wake-up pipe", error)
+        }
         fds.forEach(Self.makeNonBlocking)
         wake = (fds[0], fds[1])
         thread = try WorkerThread.start(name: "jukebox-control") { [self] in serve() }
@@ -59,92 +104,181 @@ public final class ControlServer: @unchecked Sendable {
         for fd in listeners { close(fd) }
         close(wake.read)
         close(wake.write)
-        if let socketPath { unlink(socketPath) }
+        if let socketFile {
+            var st = stat()
+            if lstat(socketFile.path, &st) == 0, UInt64(st.st_dev) == socketFile.device, UInt64(st.st_ino) == socketFile.inode {
+                unlink(socketFile.path)
+            }
+        }
     }
 
+    // MARK: The loop
+
     private func serve() {
-        var clients: [Int32: Client] = [:]
+        var clients: [Int32: ControlConnection] = [:]
+        var buffer = [UInt8](repeating: 0, count: Self.bytesPerRead)
+        defer { for client in clients.values { close(client.fd) } }
         while true {
             var fds = [pollfd(fd: wake.read, events: Int16(POLLIN), revents: 0)]
             fds += listeners.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+            var busy = false
             for client in clients.values {
-                fds.append(pollfd(fd: client.fd, events: Int16(POLLIN) | (client.output.isEmpty ? 0 : Int16(POLLOUT)), revents: 0))
+                let hasWork = !client.closing && (client.session.isRunningList || client.hasCompleteLine)
+                // Work already read comes first; while the client does not read its replies
+                // it waits, and so does reading more from it.
+                busy = busy || (hasWork && client.pendingOutput < Self.outputBackPressure)
+                var events: Int16 = 0
+                if !client.inputEnded && !client.closing && !hasWork { events |= Int16(POLLIN) }
+                if client.pendingOutput > 0 { events |= Int16(POLLOUT) }
+                fds.append(pollfd(fd: client.fd, events: events, revents: 0))
             }
-            let n = poll(&fds, nfds_t(fds.count), -1)
-            if n < 0 { if errno == EINTR { continue } else { break } }
-            if fds[0].revents != 0 { break }
-            for entry in fds.dropFirst() where entry.revents != 0 {
+            let now = MonotonicClock.now()
+            let timeout = busy ? 0 : millisecondsUntilFirstIdleDeadline(clients, now: now)
+            do {
+                try systemCall(retryOnInterrupt: false) { poll(&fds, nfds_t(fds.count), timeout) }
+            } catch where error == .interrupted {
+                continue
+            } catch {
+                logger.error("control: poll failed (\(error)); the control socket stops answering")
+                return
+            }
+            if fds[0].revents != 0 {
+                logger.debug("control: stopping")
+                return
+            }
+            for entry in fds.dropFirst() {
                 if listeners.contains(entry.fd) {
-                    accept(on: entry.fd, into: &clients)
-                } else if let client = clients[entry.fd] {
-                    if entry.revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 { receive(client) }
-                    if !client.output.isEmpty { send(client) }
-                    if client.closing && client.output.isEmpty {
-                        close(client.fd)
-                        clients[client.fd] = nil
-                    }
+                    if entry.revents != 0 { accept(on: entry.fd, into: &clients) }
+                    continue
+                }
+                guard let client = clients[entry.fd] else { continue }
+                if entry.revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 { receive(client, into: &buffer) }
+                run(client)
+                if client.pendingOutput > 0 { send(client) }
+                if client.failed || (client.closing && client.pendingOutput == 0) {
+                    close(client.fd)
+                    clients[client.fd] = nil
                 }
             }
+            closeIdle(&clients)
         }
-        for client in clients.values { close(client.fd) }
     }
 
-    private func accept(on listener: Int32, into clients: inout [Int32: Client]) {
+    private func millisecondsUntilFirstIdleDeadline(_ clients: [Int32: ControlConnection], now: UInt64) -> Int32 {
+        guard let oldest = clients.values.map(\.lastActivity).min() else { return -1 }
+        let deadline = oldest + UInt64(limits.connectionTimeoutSeconds) * 1_000_000_000
+        guard deadline > now else { return 0 }
+        return Int32(min((deadline - now) / 1_000_000 + 1, 60_000))
+    }
+
+    private func closeIdle(_ clients: inout [Int32: ControlConnection]) {
+        let now = MonotonicClock.now()
+        let limit = UInt64(limits.connectionTimeoutSeconds) * 1_000_000_000
+        for client in clients.values where now >= client.lastActivity + limit {
+            logger.debug("control: closing a client silent for \(limits.connectionTimeoutSeconds) s")
+            close(client.fd)
+            clients[client.fd] = nil
+        }
+    }
+
+    private func accept(on listener: Int32, into clients: inout [Int32: ControlConnection]) {
         let fd = Glibc.accept(listener, nil, nil)
         guard fd >= 0 else { return }
         Self.makeNonBlocking(fd)
-        guard clients.count < Self.maximumClients else {
-            logger.warning("control: too many clients (\(Self.maximumClients)); refusing one")
+        guard clients.count < limits.maximumConnections else {
+            let refusal = Array("ACK [\(MPDProtocol.AckCode.system.rawValue)@0] {} too many clients (max_connections is \(limits.maximumConnections))\n".utf8)
+            _ = refusal.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
             close(fd)
+            if !warnedFull {  // once per crowd, not once per attempt: a client retrying in a loop must not flood the log
+                logger.warning("control: \(limits.maximumConnections) clients connected (max_connections); refusing more")
+                warnedFull = true
+            }
             return
         }
-        let client = Client(fd: fd, session: ControlSession(player: player))
-        client.output = Array(MPDProtocol.greeting.utf8)
+        warnedFull = false
+        let client = ControlConnection(fd: fd, session: ControlSession(player: player, maximumCommandListBytes: limits.maximumCommandListBytes,
+                                                                        commandsPerCall: Self.linesPerTurn),
+                                       now: MonotonicClock.now())
+        client.reply(MPDProtocol.greeting)
         clients[fd] = client
         send(client)
     }
 
-    private func receive(_ client: Client) {
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let n = read(client.fd, &buffer, buffer.count)
-            if n == 0 { client.closing = true; client.output.removeAll(); return }
-            if n < 0 {
-                if errno == EINTR { continue }
-                if errno != EAGAIN { client.closing = true; client.output.removeAll() }
-                break
+    /// One read of up to `bytesPerRead`: a client sending without pause is read again
+    /// only after everyone else has had a turn.
+    private func receive(_ client: ControlConnection, into buffer: inout [UInt8]) {
+        guard !client.inputEnded, !client.closing else { return }
+        do {
+            let n = try buffer.withUnsafeMutableBytes { raw in
+                try systemCall { read(client.fd, raw.baseAddress, raw.count) }
             }
-            client.input += buffer[0..<n]
-        }
-        while let newline = client.input.firstIndex(of: UInt8(ascii: "\n")) {
-            let line = String(decoding: client.input[..<newline], as: UTF8.self)
-            client.input.removeSubrange(...newline)
-            switch client.session.handle(line: line) {
-            case .reply(let text): client.output += Array(text.utf8)
-            case .close: client.closing = true; client.input.removeAll(); return
-            case .none: break
+            if n == 0 {
+                client.inputEnded = true  // half-closed: what it sent is still answered
+                return
             }
-        }
-        if client.input.count > ControlSession.maximumLineLength {
-            client.output += Array("ACK [2@0] {} line too long\n".utf8)
-            client.closing = true
-            client.input.removeAll()
-        }
-        if client.output.count > Self.maximumPendingOutput {
-            client.closing = true  // not reading its replies
-            client.output.removeAll()
+            buffer.withUnsafeBytes { client.receive(UnsafeRawBufferPointer(rebasing: $0[..<n])) }
+            client.lastActivity = MonotonicClock.now()
+        } catch let error as Errno where error == .wouldBlock {
+        } catch {
+            client.failed = true
         }
     }
 
-    private func send(_ client: Client) {
-        while !client.output.isEmpty {
-            let n = client.output.withUnsafeBytes { Glibc.send(client.fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                if errno != EAGAIN { client.output.removeAll(); client.closing = true }
+    /// Runs up to `linesPerTurn` of the client's complete lines, or as many commands of
+    /// a command list.
+    private func run(_ client: ControlConnection) {
+        var budget = Self.linesPerTurn
+        while budget > 0, !client.closing, client.pendingOutput < Self.outputBackPressure {
+            let outcome: ControlSession.Outcome
+            if client.session.isRunningList {
+                outcome = client.session.continueList()
+                budget = 0
+            } else if let line = client.takeLine() {
+                outcome = client.session.handle(line: line)
+                budget -= 1
+            } else {
+                break
+            }
+            switch outcome {
+            case .reply(let text): client.reply(text)
+            case .replyAndClose(let text): client.reply(text); client.closing = true; client.discardInput()
+            case .close: client.closing = true; client.discardInput()
+            case .none: break
+            }
+        }
+        if client.pendingOutput > Self.maximumPendingOutput {
+            client.failed = true  // not reading its replies
+            return
+        }
+        guard !client.closing, !client.session.isRunningList, !client.hasCompleteLine else { return }
+        if client.unfinishedLineLength > ControlSession.maximumLineLength {
+            client.reply("ACK [\(MPDProtocol.AckCode.argument.rawValue)@0] {} line too long\n")
+            client.closing = true
+            client.discardInput()
+        } else if client.inputEnded {
+            client.closing = true  // every whole line is answered; a last partial one is dropped
+        }
+    }
+
+    private func send(_ client: ControlConnection) {
+        while client.pendingOutput > 0 {
+            var failure: Errno?
+            let sent = client.flush { bytes in
+                do {
+                    return try systemCall { Glibc.send(client.fd, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL)) }
+                } catch let error as Errno {
+                    failure = error
+                    return 0
+                } catch {
+                    failure = .brokenPipe
+                    return 0
+                }
+            }
+            if let failure {
+                if failure != .wouldBlock { client.failed = true }
                 return
             }
-            client.output.removeFirst(n)
+            if sent > 0 { client.lastActivity = MonotonicClock.now() }
         }
     }
 
@@ -156,28 +290,48 @@ public final class ControlServer: @unchecked Sendable {
         _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
     }
 
-    static func listenUnix(_ path: String) throws -> Int32 {
+    static func listenUnix(_ path: String) throws(StartError) -> Int32 {
         let folder = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
         if !folder.isEmpty { mkdir(folder, 0o755) }
-        var st = stat()
-        if lstat(path, &st) == 0 {
-            guard (st.st_mode & S_IFMT) == S_IFSOCK else { throw ControlError("\(path) exists and is not a socket") }
-            unlink(path)  // left over from a previous run
-        }
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
         let bytes = Array(path.utf8)
-        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else { throw ControlError("socket path too long: \(path)") }
+        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else { throw .pathTooLong(path: path) }
         withUnsafeMutableBytes(of: &address.sun_path) { raw in
             raw.copyBytes(from: bytes)
             raw[bytes.count] = 0
+        }
+        var st = stat()
+        if lstat(path, &st) == 0 {
+            guard (st.st_mode & S_IFMT) == S_IFSOCK else { throw .notASocket(path: path) }
+            guard !someoneAnswers(at: &address) else { throw .alreadyServed(path: path) }
+            unlink(path)  // stale: left by a daemon that was killed
         }
         let fd = try listening(AF_UNIX, &address, describedAs: path)
         chmod(path, 0o666)  // anyone logged in to the box may control the music
         return fd
     }
 
-    static func listenTCP(port: Int) throws -> Int32 {
+    /// Whether a process accepts connections at `address`. Only a refused connection
+    /// means the socket is stale; a full backlog (a stopped daemon) still counts as live.
+    private static func someoneAnswers(at address: inout sockaddr_un) -> Bool {
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        makeNonBlocking(fd)
+        do {
+            try withUnsafePointer(to: &address) { pointer throws(Errno) in
+                try pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { raw throws(Errno) in
+                    _ = try systemCall { connect(fd, raw, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+                }
+            }
+            return true
+        } catch {
+            return !(error == .connectionRefused || error == .noEntry)
+        }
+    }
+
+    static func listenTCP(port: Int) throws(StartError) -> Int32 {
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
@@ -186,25 +340,27 @@ public final class ControlServer: @unchecked Sendable {
     }
 
     /// A non-blocking stream socket bound to `address` and listening.
-    private static func listening<Address>(_ family: Int32, _ address: inout Address, describedAs name: String) throws -> Int32 {
-        let fd = socket(family, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw ControlError("socket: \(Errno.current)") }
+    private static func listening<Address>(_ family: Int32, _ address: inout Address, describedAs name: String) throws(StartError) -> Int32 {
+        let fd: Int32
+        do {
+            fd = try systemCall { socket(family, Int32(SOCK_STREAM.rawValue), 0) }
+        } catch {
+            throw .cannotListen(address: name, error)
+        }
         makeNonBlocking(fd)
         var yes: Int32 = 1
         if family == AF_INET { setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size)) }
-        let ok = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<Address>.size)) }
-        }
-        guard ok == 0, listen(fd, 16) == 0 else {
-            let error = Errno.current
+        do {
+            try withUnsafePointer(to: &address) { pointer throws(Errno) in
+                try pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { raw throws(Errno) in
+                    _ = try systemCall { bind(fd, raw, socklen_t(MemoryLayout<Address>.size)) }
+                }
+            }
+            try systemCall { listen(fd, 64) }
+        } catch {
             close(fd)
-            throw ControlError("cannot listen on \(name): \(error)")
+            throw .cannotListen(address: name, error)
         }
         return fd
     }
-}
-
-public struct ControlError: Error, CustomStringConvertible {
-    public let description: String
-    init(_ description: String) { self.description = description }
 }

@@ -1,35 +1,64 @@
 /// One client's conversation: turns request lines into player commands and status
 /// replies. It keeps the command-list state, so a half-sent list or a bad line only ever
 /// affects this client.
+///
+/// Commands are applied to the player before the reply is made (`Player.perform`), so
+/// `OK` means the player's state machine has taken the command; the audible change
+/// follows within an ALSA period. After `play`, `currentsong` therefore names the track
+/// at once (file, Pos, Id); its tags and duration appear once the decoder has opened it.
 public final class ControlSession {
     public enum Outcome: Equatable {
         case reply(String)
+        /// Send this, then close: the client broke a limit.
+        case replyAndClose(String)
         case close
         case none
     }
 
     private let player: Player
+    private let maximumCommandListBytes: Int
     private var list: [String]?
+    /// A list that has ended and is being run, a bounded number of commands per call, so
+    /// a long list does not hold up the other clients.
+    private var running: (lines: [String], next: Int)?
+    private let commandsPerCall: Int
+    private var listBytes = 0
     private var listOK = false
     /// Longest request line accepted; MPD closes such clients too.
     public static let maximumLineLength = 4096
 
-    public init(player: Player) { self.player = player }
+    /// Whether an ended list still has commands to run (`continueList`).
+    public var isRunningList: Bool { running != nil }
+
+    public init(player: Player, maximumCommandListBytes: Int = ControlServer.Limits().maximumCommandListBytes,
+                commandsPerCall: Int = .max) {
+        self.player = player
+        self.commandsPerCall = max(1, commandsPerCall)
+        self.maximumCommandListBytes = maximumCommandListBytes
+    }
 
     public func handle(line rawLine: String) -> Outcome {
         let line = rawLine.hasSuffix("\r") ? String(rawLine.dropLast()) : rawLine
-        if var pending = list {
+        if list != nil {
             if line == "command_list_end" {
+                running = (list ?? [], 0)
                 list = nil
-                return .reply(runList(pending))
+                return continueList()
             }
-            pending.append(line)
-            list = pending
+            listBytes += line.utf8.count + 1
+            guard listBytes <= maximumCommandListBytes else {
+                // As MPD does: the rest of the list would run as single commands, so the client goes.
+                list = nil
+                let limit = "\(maximumCommandListBytes >> 10) KiB"
+                return .replyAndClose(Self.ack(.init(code: .system, message: "command list is longer than \(limit) (max_command_list_size)"),
+                                               index: 0, command: listOK ? "command_list_ok_begin" : "command_list_begin"))
+            }
+            list?.append(line)  // in place: a copy per line made long lists quadratic
             return .none
         }
         switch line {
-        case "command_list_begin": list = []; listOK = false; return .none
-        case "command_list_ok_begin": list = []; listOK = true; return .none
+        case "command_list_begin": list = []; listBytes = 0; listOK = false; return .none
+        case "command_list_ok_begin": list = []; listBytes = 0; listOK = true; return .none
         case "close": return .close
         default: break
         }
@@ -42,23 +71,34 @@ public final class ControlSession {
         }
     }
 
-    private func runList(_ lines: [String]) -> String {
+    /// Runs the next commands of an ended list, at most `commandsPerCall` of them, and
+    /// returns their replies; the list's last reply ends with `OK` (or its ACK).
+    public func continueList() -> Outcome {
+        guard let (lines, first) = running else { return .none }
+        let end = lines.count - first <= commandsPerCall ? lines.count : first + commandsPerCall
         var out = ""
-        for (i, line) in lines.enumerated() {
+        for i in first..<end {
             do {
-                out += try execute(line)
+                out += try execute(lines[i])
                 if listOK { out += "list_OK\n" }
             } catch let ack as MPDProtocol.Ack {
-                return out + Self.ack(ack, index: i, command: Self.commandName(line))
+                running = nil
+                return .reply(out + Self.ack(ack, index: i, command: Self.commandName(lines[i])))
             } catch {
-                return out + Self.ack(.init(code: .system, message: "\(error)"), index: i, command: Self.commandName(line))
+                running = nil
+                return .reply(out + Self.ack(.init(code: .system, message: "\(error)"), index: i, command: Self.commandName(lines[i])))
             }
         }
-        return out + "OK\n"
+        guard end < lines.count else {
+            running = nil
+            return .reply(out + "OK\n")
+        }
+        running = (lines, end)
+        return .reply(out)
     }
 
     static func ack(_ ack: MPDProtocol.Ack, index: Int, command: String) -> String {
-        "ACK [\(ack.code.rawValue)@\(index)] {\(command)} \(ack.message)\n"
+        "ACK [\(ack.code.rawValue)@\(index)] {\(command)} \(MPDProtocol.value(ack.message))\n"
     }
 
     /// The first word as written, for ACK lines, even when the rest does not parse.
@@ -95,50 +135,55 @@ public final class ControlSession {
             try arguments(0...1)
             if let arg = args.first {
                 let position = try Self.integer(arg, name)
-                guard position >= 0, position < player.status.queueLength else {
-                    throw MPDProtocol.Ack(code: .argument, message: "Bad song index")
+                try player.perform { status in
+                    guard position >= 0, position < status.queueLength else {
+                        throw MPDProtocol.Ack(code: .argument, message: "Bad song index")
+                    }
+                    return .playPosition(position)
                 }
-                player.send(.playPosition(position))
             } else {
-                player.send(.play)
+                player.perform(.play)
             }
         case "pause":
             try arguments(0...1)
             if let arg = args.first {
-                player.send(try Self.boolean(arg, name) ? .pause : .play)
+                player.perform(try Self.boolean(arg, name) ? .pause : .play)
             } else {
-                player.send(.toggle)
+                player.perform(.toggle)
             }
-        case "stop": try arguments(0...0); player.send(.stop)
-        case "next": try arguments(0...0); player.send(.next)
-        case "previous": try arguments(0...0); player.send(.previous)
+        case "stop": try arguments(0...0); player.perform(.stop)
+        case "next": try arguments(0...0); player.perform(.next)
+        case "previous": try arguments(0...0); player.perform(.previous)
         case "seekcur":
             try arguments(1...1)
             let arg = args[0]
             guard let seconds = Double(arg), seconds.isFinite else {
                 throw MPDProtocol.Ack(code: .argument, message: "Number expected: \(arg)")
             }
-            player.send(arg.hasPrefix("+") || arg.hasPrefix("-") ? .skip(seconds: seconds) : .seek(seconds: seconds))
+            player.perform(arg.hasPrefix("+") || arg.hasPrefix("-") ? .skip(seconds: seconds) : .seek(seconds: seconds))
         case "setvol":
             try arguments(1...1)
             let v = try Self.integer(args[0], name)
             guard (0...100).contains(v) else { throw MPDProtocol.Ack(code: .argument, message: "Invalid volume value") }
-            player.send(.setVolume(v))
+            player.perform(.setVolume(v))
         case "volume":
             try arguments(1...1)
             let delta = try Self.integer(args[0], name)
             guard (-100...100).contains(delta) else { throw MPDProtocol.Ack(code: .argument, message: "Invalid volume value") }
-            player.send(.setVolume(player.status.volume + delta))
+            // Read and set in one step on the player's queue, so a button press in between is kept.
+            player.perform { status in .setVolume(status.volume + delta) }
         case "random", "repeat", "single":
             try arguments(1...1)
-            var f = MPDProtocol.flags(player.status.mode)
             let on = args[0] == "oneshot" ? true : try Self.boolean(args[0], name)
-            switch name {
-            case "random": f.random = on
-            case "repeat": f.repeat = on
-            default: f.single = on
+            player.perform { status in
+                var f = MPDProtocol.flags(status.mode)
+                switch name {
+                case "random": f.random = on
+                case "repeat": f.repeat = on
+                default: f.single = on
+                }
+                return .setMode(MPDProtocol.mode(repeat: f.repeat, random: f.random, single: f.single))
             }
-            player.send(.setMode(MPDProtocol.mode(repeat: f.repeat, random: f.random, single: f.single)))
         case "tagtypes":
             // Clients narrow or widen the tags they want; we always send these few.
             guard let sub = args.first else { return Self.tagTypes.map { "tagtype: \($0)\n" }.joined() }
@@ -195,16 +240,16 @@ public final class ControlSession {
             out += "elapsed: \(format3(s.elapsed))\nduration: \(format3(s.duration))\n"
             if let info = s.info { out += "audio: \(info.sampleRate):\(info.sampleFormat.bitsPerSample):\(info.channels)\n" }
         }
-        if let error = s.lastError { out += "error: \(error.replacingNewlinesForLog)\n" }
+        if let error = s.lastError { out += "error: \(MPDProtocol.value(error))\n" }
         return out
     }
 
     static func song(path: String, position: Int, metadata: TrackMetadata?, duration: Double?) -> String {
-        var out = "file: \(path)\n"
+        var out = "file: \(MPDProtocol.value(path))\n"
         if let m = metadata {
-            if let v = m.title { out += "Title: \(v.replacingNewlinesForLog)\n" }
-            if let v = m.artist { out += "Artist: \(v.replacingNewlinesForLog)\n" }
-            if let v = m.album { out += "Album: \(v.replacingNewlinesForLog)\n" }
+            if let v = m.title { out += "Title: \(MPDProtocol.value(v))\n" }
+            if let v = m.artist { out += "Artist: \(MPDProtocol.value(v))\n" }
+            if let v = m.album { out += "Album: \(MPDProtocol.value(v))\n" }
             if let v = m.trackNumber { out += "Track: \(v)\n" }
         }
         if let duration, duration > 0 { out += "Time: \(Int(duration.rounded()))\nduration: \(format3(duration))\n" }

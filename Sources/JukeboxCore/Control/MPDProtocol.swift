@@ -41,6 +41,19 @@ public enum MPDProtocol {
         return words
     }
 
+    /// A value as it may appear after `key: ` in a reply. Every value from a file name, a
+    /// tag or an error goes through here: a newline in a name would otherwise end the
+    /// line and let the rest pose as protocol (`OK`, a fake tag). As MPD does for tag
+    /// values, control characters (C0, DEL) become spaces.
+    public static func value(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: isControl) else { return text }
+        var out = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars { out.append(isControl(scalar) ? " " : scalar) }
+        return String(out)
+    }
+
+    private static func isControl(_ scalar: Unicode.Scalar) -> Bool { scalar.value < 0x20 || scalar.value == 0x7F }
+
     /// Quotes an argument for sending.
     public static func quote(_ word: String) -> String {
         guard word.contains(where: { $0 == " " || $0 == "\"" || $0 == "\\" || $0 == "\t" }) || word.isEmpty else { return word }

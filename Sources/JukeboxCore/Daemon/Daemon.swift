@@ -56,6 +56,8 @@ public final class Daemon: @unchecked Sendable {
                 if case .completed(_, true) = event { DispatchQueue.main.async { self?.shutdown(reason: "the queue ended") } }
             }
         }
+        // Before the engine: a second daemon must stop before it touches the audio device.
+        startControlServer()
         do {
             try engine.start()
         } catch {
@@ -63,7 +65,6 @@ public final class Daemon: @unchecked Sendable {
             exit(1)
         }
 
-        startControlServer()
         startInputs()
         startKeyboard()
         handleSignals()
@@ -156,10 +157,14 @@ public final class Daemon: @unchecked Sendable {
     }
 
     private func startControlServer() {
-        let server = ControlServer(player: player, logger: logger)
+        let server = ControlServer(player: player, logger: logger, limits: config.control.limits)
         do {
             try server.start(socketPath: config.control.socketPath, tcpPort: config.control.tcpPort)
             self.server = server
+        } catch .alreadyServed {
+            // Taking the socket over would leave the running box playing but unreachable.
+            logger.error("not starting: \(ControlServer.StartError.alreadyServed(path: config.control.socketPath))")
+            exit(1)
         } catch {
             logger.error("control socket: \(error); running without it")
         }

@@ -75,6 +75,21 @@ public final class Player: @unchecked Sendable {
 
     public func send(_ command: PlayerCommand) { queue.async { self.handle(command) } }
 
+    /// Applies `command` and returns once the state machine has taken it, so a reply made
+    /// afterwards (the control socket's `OK`, a `status`) describes its effect. The audible
+    /// change follows on the engine's threads. Never call it from the player's queue.
+    public func perform(_ command: PlayerCommand) { perform { _ in command } }
+
+    /// Chooses the command from the state at the moment it is applied, in the same step,
+    /// so a relative change (volume +5, random on) cannot lose a press made in between.
+    /// A nil command does nothing; an error thrown by `decide` is rethrown.
+    public func perform(_ decide: (PlayerStatus) throws -> PlayerCommand?) rethrows {
+        dispatchPrecondition(condition: .notOnQueue(queue))
+        try queue.sync {
+            if let command = try decide(makeStatus()) { handle(command) }
+        }
+    }
+
     /// Engine events arrive here from the engine's threads.
     public func engineEvent(_ event: EngineEvent) { queue.async { self.handle(event) } }
 
