@@ -267,7 +267,7 @@ import Testing
         let engine = AudioEngine(output: NullOutput()) { event in box.player?.engineEvent(event) }
         let player = Player(engine: engine)
         box.player = player
-        engine.start()
+        try engine.start()
         defer { engine.shutdown() }
         let track = Fixtures.shared.path("music16.flac")
         player.setTracks([track])

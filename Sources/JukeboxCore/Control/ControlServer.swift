@@ -33,6 +33,7 @@ public final class ControlServer: @unchecked Sendable {
         case notASocket(path: String)
         case pathTooLong(path: String)
         case cannotListen(address: String, Errno)
+        case cannotStartThread(Errno)
 
         public var description: String {
             switch self {
@@ -41,6 +42,7 @@ public final class ControlServer: @unchecked Sendable {
             case .notASocket(let path): "\(path) exists and is not a socket"
             case .pathTooLong(let path): "socket path too long: \(path)"
             case .cannotListen(let address, let error): "cannot listen on \(address): \(error)"
+            case .cannotStartThread(let error): "cannot start the control thread: \(error)"
             }
         }
     }
@@ -92,7 +94,11 @@ public final class ControlServer: @unchecked Sendable {
         }
         fds.forEach(Self.makeNonBlocking)
         wake = (fds[0], fds[1])
-        thread = try WorkerThread.start(name: "jukebox-control") { [self] in serve() }
+        do {
+            thread = try WorkerThread.start(name: "jukebox-control") { [self] in serve() }
+        } catch {
+            throw .cannotStartThread(error)
+        }
     }
 
     public func stop() {
