@@ -46,9 +46,12 @@ final class NowPlayingLog: @unchecked Sendable {
                 logger.info("playing \((s.queuePosition ?? 0) + 1)/\(s.queueLength): \(title)\(artist)\(format)", metadata: ["file": "\(path)"])
                 let metadata = s.metadata ?? TrackMetadata()
                 lookup.async { [weak self] in
+                    // A track already left behind needs no lyrics: skipping it keeps one
+                    // slow lookup from delaying those of the tracks queued after it.
+                    guard let self, self.lock.withLock({ self.lastPath == path }) else { return }
                     var problems: [String] = []
-                    let found = LyricsLocator.lyrics(forAudioAt: path, metadata: metadata, problems: &problems)
-                    guard let self else { return }
+                    let found = LyricsLocator.lyrics(forAudioAt: path, metadata: metadata, problems: &problems,
+                                                     deadline: LyricsDeadline(budgetMs: LyricsDeadline.daemonBudgetMs))
                     for problem in problems { self.logger.warning("lyrics: \(problem)") }
                     self.lock.withLock { self.lyrics = found.map { (path, $0) } }
                 }
