@@ -73,6 +73,14 @@ import Testing
         try Tools.run("timeout", ["60", Tools.jukebox] + args, check: false)
     }
 
+    @Test(arguments: ["1e300", "nan", "inf", "-inf", "-1"])
+    func lyricsAtRefusesTimesThatAreNotTimes(at: String) throws {
+        let lrc = try fx.write("at-\(at).lrc", Array("[00:01.00]one\n".utf8))
+        let out = try jukebox(["lyrics", lrc, "--at=\(at)"])
+        #expect(out.status == 64, "exit \(out.status): \(out.stderr)")
+        #expect(out.stderr.contains("--at must be a number of seconds"))
+    }
+
     @Test func aHugeOffsetNeitherCrashesLyricsNorProbe() throws {
         let lrc = try fx.write("huge-offset.lrc", Array("[offset:-9223372036854775808]\n[00:01.00]one\n".utf8))
         let lyrics = try jukebox(["lyrics", lrc])
