@@ -93,4 +93,27 @@ import Testing
         let probe = try jukebox(["probe", "--json", flac])
         #expect(probe.status == 0, "exit \(probe.status): \(probe.stderr)")
     }
+
+    @Test(arguments: ["song.lrc", "song.txt", "song"])
+    func utf16LyricsAreNotTakenForMP3(name: String) throws {
+        let text = "[ti:Wide]\n[00:01.00]one\n[00:02.00]two\n"
+        let le: [UInt8] = [0xFF, 0xFE] + text.utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }
+        let be: [UInt8] = [0xFE, 0xFF] + text.utf16.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] }
+        for (order, bytes) in [("le", le), ("be", be)] {
+            let folder = try fx.scratchFolder("utf16-\(order)")
+            let path = "\(folder)/\(name)"
+            try Data(bytes).write(to: URL(fileURLWithPath: path))
+            let out = try jukebox(["lyrics", path])
+            #expect(out.status == 0, "\(order) \(name): exit \(out.status): \(out.stderr)")
+            #expect(out.text.contains("[00:02.000] two"), "\(order) \(name): \(out.text)")
+        }
+    }
+
+    @Test func oneFrameHeaderWithoutAnID3TagIsNotMP3() {
+        // FF FE read as an MPEG header: version 1, layer I. With nothing behind it that
+        // is a second header, it is not MP3.
+        let text: [UInt8] = [0xFF, 0xFE, 0x5B, 0x00] + [UInt8](repeating: 0x41, count: 200)
+        #expect(FormatSniffer.findMPEGFrames(text) == nil)
+        #expect(FormatSniffer.findMPEGFrames(text, afterID3v2: true) == 0)
+    }
 }
