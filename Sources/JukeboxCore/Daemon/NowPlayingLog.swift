@@ -14,7 +14,13 @@ final class NowPlayingLog: @unchecked Sendable {
     private var lyrics: (path: String, lyrics: Lyrics)?
     private var lastLine: Int?
 
-    init(logger: Logger) { self.logger = logger }
+    /// How long one track's lyrics may take before the lookup gives up.
+    private let lyricsBudgetMs: Int
+
+    init(logger: Logger, lyricsBudgetMs: Int = LyricsDeadline.daemonBudgetMs) {
+        self.logger = logger
+        self.lyricsBudgetMs = lyricsBudgetMs
+    }
 
     func handle(_ event: PlayerEvent) {
         switch event {
@@ -51,7 +57,7 @@ final class NowPlayingLog: @unchecked Sendable {
                     guard let self, self.lock.withLock({ self.lastPath == path }) else { return }
                     var problems: [String] = []
                     let found = LyricsLocator.lyrics(forAudioAt: path, metadata: metadata, problems: &problems,
-                                                     deadline: LyricsDeadline(budgetMs: LyricsDeadline.daemonBudgetMs))
+                                                     deadline: LyricsDeadline(budgetMs: self.lyricsBudgetMs))
                     for problem in problems { self.logger.warning("lyrics: \(problem)") }
                     self.lock.withLock { self.lyrics = found.map { (path, $0) } }
                 }
