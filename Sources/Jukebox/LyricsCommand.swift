@@ -16,6 +16,12 @@ struct LyricsCommand: ParsableCommand {
     @Flag(help: "Print JSON.")
     var json = false
 
+    func validate() throws {
+        if let at, !LyricsReport.acceptedSeconds.contains(at) {
+            throw ValidationError("--at must be a number of seconds from 0 to \(Int(LyricsReport.acceptedSeconds.upperBound)), not \(at)")
+        }
+    }
+
     func run() throws {
         var problems: [String] = []
         let lyrics: Lyrics

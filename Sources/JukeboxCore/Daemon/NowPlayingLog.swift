@@ -14,7 +14,13 @@ final class NowPlayingLog: @unchecked Sendable {
     private var lyrics: (path: String, lyrics: Lyrics)?
     private var lastLine: Int?
 
-    init(logger: Logger) { self.logger = logger }
+    /// How long one track's lyrics may take before the lookup gives up.
+    private let lyricsBudgetMs: Int
+
+    init(logger: Logger, lyricsBudgetMs: Int = LyricsDeadline.daemonBudgetMs) {
+        self.logger = logger
+        self.lyricsBudgetMs = lyricsBudgetMs
+    }
 
     func handle(_ event: PlayerEvent) {
         switch event {
@@ -46,9 +52,12 @@ final class NowPlayingLog: @unchecked Sendable {
                 logger.info("playing \((s.queuePosition ?? 0) + 1)/\(s.queueLength): \(title)\(artist)\(format)", metadata: ["file": "\(path)"])
                 let metadata = s.metadata ?? TrackMetadata()
                 lookup.async { [weak self] in
+                    // A track already left behind needs no lyrics: skipping it keeps one
+                    // slow lookup from delaying those of the tracks queued after it.
+                    guard let self, self.lock.withLock({ self.lastPath == path }) else { return }
                     var problems: [String] = []
-                    let found = LyricsLocator.lyrics(forAudioAt: path, metadata: metadata, problems: &problems)
-                    guard let self else { return }
+                    let found = LyricsLocator.lyrics(forAudioAt: path, metadata: metadata, problems: &problems,
+                                                     deadline: LyricsDeadline(budgetMs: self.lyricsBudgetMs))
                     for problem in problems { self.logger.warning("lyrics: \(problem)") }
                     self.lock.withLock { self.lyrics = found.map { (path, $0) } }
                 }

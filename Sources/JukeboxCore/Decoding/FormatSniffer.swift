@@ -19,7 +19,7 @@ enum FormatSniffer {
         if let other = knownOtherFormat(probe) {
             throw MediaError.unsupported(file.path, "\(other) files are not supported")
         }
-        if findMPEGFrames(probe) != nil { return .mp3 }
+        if findMPEGFrames(probe, afterID3v2: audioStart > 0) != nil { return .mp3 }
         if audioStart >= file.size {
             throw MediaError.truncated(file.path, "file ends inside its ID3v2 tag, no audio follows")
         }
@@ -39,15 +39,16 @@ enum FormatSniffer {
 
     /// The offset of the first of two consecutive valid MPEG audio frame headers, or nil.
     /// Requiring the second header makes random bytes that happen to contain 0xFFE
-    /// very unlikely to pass as MP3.
-    static func findMPEGFrames(_ bytes: [UInt8]) -> Int? {
+    /// very unlikely to pass as MP3: a UTF-16LE text file starts `FF FE`, which reads
+    /// as a frame header. Only behind an ID3v2 tag may a very short file hold one frame.
+    static func findMPEGFrames(_ bytes: [UInt8], afterID3v2: Bool = false) -> Int? {
         guard bytes.count >= 4 else { return nil }
         for start in 0..<(bytes.count - 3) where bytes[start] == 0xFF {
             guard let first = MPEGFrameHeader(bytes, at: start) else { continue }
             let next = start + first.length
             if next + 4 <= bytes.count {
                 if let second = MPEGFrameHeader(bytes, at: next), second.isCompatible(with: first) { return start }
-            } else if bytes.count < 4096 {
+            } else if afterID3v2, bytes.count < 4096 {
                 // A very short file: one frame is all there is to check.
                 return start
             }

@@ -44,8 +44,9 @@ final class MP3Decoder: AudioDecoder {
         // Placeholder until the stream tells us its format.
         info = StreamInfo(sampleRate: 0, channels: 0, sampleFormat: .s16, totalFrames: 0)
 
-        let flags = MPG123_GAPLESS.rawValue | MPG123_QUIET.rawValue | MPG123_PICTURE.rawValue
-            | MPG123_STORE_RAW_ID3.rawValue
+        // libmpg123 reads a whole ID3v2 tag into memory to parse it; MP3Tags reads it frame
+        // by frame instead, so libmpg123 only steps over it.
+        let flags = MPG123_GAPLESS.rawValue | MPG123_QUIET.rawValue | MPG123_SKIP_ID3V2.rawValue
         try check(mpg123_param2(handle, Int32(MPG123_ADD_FLAGS.rawValue), Int(flags), 0), "setting decoder flags")
         try check(mpg123_param2(handle, Int32(MPG123_PREFRAMES.rawValue), Self.seekPrimingFrames, 0), "setting seek priming")
         try check(mpg123_format_none(handle), "clearing output formats")
@@ -124,27 +125,12 @@ final class MP3Decoder: AudioDecoder {
     // MARK: Metadata
 
     private func readMetadata() -> TrackMetadata {
-        var v1: UnsafeMutablePointer<mpg123_id3v1>?
-        var v2: UnsafeMutablePointer<mpg123_id3v2>?
-        guard mpg123_id3(handle, &v1, &v2) == MPG123_OK.rawValue else { return TrackMetadata() }
-        var m = v2.map { ID3v2Fields.metadata($0.pointee) } ?? TrackMetadata()
-        var raw: UnsafeMutablePointer<UInt8>?
-        var rawSize = 0
-        if mpg123_id3_raw(handle, nil, nil, &raw, &rawSize) == MPG123_OK.rawValue, let raw, rawSize > 0 {
-            let tag = Array(UnsafeBufferPointer(start: raw, count: rawSize))
-            m.lyrics += ID3v2Frames.frames(in: tag, id: "SYLT").compactMap {
-                SYLT.lrcText(from: $0, mpegFrameSeconds: mpegFrameSeconds)
-            }
-            if m.pictures.isEmpty, tag[3] == 2 {
-                // libmpg123 does not return ID3v2.2 PIC frames.
-                m.pictures = ID3v2Frames.frames(in: tag, id: "PIC").compactMap(LegacyPicture.parse)
-            }
+        do {
+            return try MP3Tags.metadata(in: FileReader(path: path), mpegFrameSeconds: mpegFrameSeconds)
+        } catch {
+            warnings.add("tags not read: \(error)")
+            return TrackMetadata()
         }
-        if let v1 {
-            let bytes = withUnsafeBytes(of: v1.pointee) { Array($0) }
-            if let old = ID3v1.metadata(bytes) { m.fillGaps(from: old) }
-        }
-        return m
     }
 
     /// How long one MPEG frame lasts, for SYLT timestamps counted in frames.

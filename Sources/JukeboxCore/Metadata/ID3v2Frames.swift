@@ -1,49 +1,5 @@
-/// A minimal walker over a raw ID3v2 tag (header included), for frames libmpg123 does not
-/// parse (SYLT). Handles v2.2's 6-byte frame headers, v2.3's plain and v2.4's synchsafe
-/// frame sizes, the extended header, and unsynchronisation at tag and frame level.
+/// Byte-level helpers shared by the ID3v2 readers: sizes and unsynchronisation.
 enum ID3v2Frames {
-    static func frames(in tag: [UInt8], id wanted: String) -> [[UInt8]] {
-        guard let header = ID3v2Header(tag) else { return [] }
-        let version = header.majorVersion
-        guard (2...4).contains(version) else { return [] }
-        var body = Array(tag[10..<min(tag.count, 10 + header.bodySize)])
-        if header.unsynchronised && version < 4 { body = removeUnsynchronisation(body) }
-        var i = 0
-        if header.flags & 0x40 != 0, version >= 3, body.count >= 4 {
-            let size = version == 4 ? synchsafe(body, 0) : bigEndian(body, 0)
-            i = version == 4 ? size : size + 4
-        }
-        let idLength = version == 2 ? 3 : 4
-        let headerLength = version == 2 ? 6 : 10
-        let wantedID = version == 2 ? legacyIDs[wanted] ?? wanted : wanted
-        var found: [[UInt8]] = []
-        while i + headerLength <= body.count, body[i] != 0 {
-            let id = String(decoding: body[i..<(i + idLength)], as: UTF8.self)
-            let size: Int
-            switch version {
-            case 2: size = Int(body[i + 3]) << 16 | Int(body[i + 4]) << 8 | Int(body[i + 5])
-            case 3: size = bigEndian(body, i + 4)
-            default: size = synchsafe(body, i + 4)
-            }
-            let start = i + headerLength
-            guard size >= 0, start + size <= body.count else { break }
-            if id == wantedID {
-                var frame = Array(body[start..<(start + size)])
-                if version == 4 {
-                    let formatFlags = body[i + 9]
-                    if formatFlags & 0x02 != 0 { frame = removeUnsynchronisation(frame) }
-                    if formatFlags & 0x01 != 0, frame.count >= 4 { frame.removeFirst(4) }  // data length indicator
-                }
-                found.append(frame)
-            }
-            i = start + size
-        }
-        return found
-    }
-
-    /// v2.2 names for the v2.3 frames asked for; names given in v2.2 form pass through.
-    private static let legacyIDs = ["SYLT": "SLT", "USLT": "ULT"]
-
     static func removeUnsynchronisation(_ bytes: [UInt8]) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count)
@@ -56,12 +12,12 @@ enum ID3v2Frames {
         return out
     }
 
-    private static func bigEndian(_ b: [UInt8], _ i: Int) -> Int {
+    static func bigEndian(_ b: [UInt8], _ i: Int) -> Int {
         guard i + 4 <= b.count else { return -1 }
         return Int(b[i]) << 24 | Int(b[i + 1]) << 16 | Int(b[i + 2]) << 8 | Int(b[i + 3])
     }
 
-    private static func synchsafe(_ b: [UInt8], _ i: Int) -> Int {
+    static func synchsafe(_ b: [UInt8], _ i: Int) -> Int {
         guard i + 4 <= b.count else { return -1 }
         return Int(b[i] & 0x7F) << 21 | Int(b[i + 1] & 0x7F) << 14 | Int(b[i + 2] & 0x7F) << 7 | Int(b[i + 3] & 0x7F)
     }
@@ -83,7 +39,9 @@ enum SYLT {
             guard i + 4 <= frame.count else { break }
             let stamp = Int(frame[i]) << 24 | Int(frame[i + 1]) << 16 | Int(frame[i + 2]) << 8 | Int(frame[i + 3])
             i += 4
-            let ms = timestampFormat == 2 ? stamp : Int((Double(stamp) * mpegFrameSeconds * 1000).rounded())
+            // A stamp is at most 2^32, so frames times a frame's length stays far from Int's limits.
+            let frameMs = (Double(stamp) * mpegFrameSeconds * 1000).rounded()
+            let ms = timestampFormat == 2 ? stamp : frameMs.isFinite && frameMs >= 0 && frameMs < 1e15 ? Int(frameMs) : 0
             let clean = text.replacingNewlines
             lines.append("[\(LRCTime.format(ms))]\(clean)")
         }

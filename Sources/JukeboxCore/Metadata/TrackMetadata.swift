@@ -10,7 +10,16 @@ public struct TrackMetadata: Sendable, Equatable {
     public var discTotal: Int?
     public var date: String?
     public var genre: String?
-    public var pictures: [EmbeddedPicture] = []
+    /// At most `TagLimits.maximumPictures`, none over `TagLimits.maximumPictureBytes`:
+    /// whatever a reader adds, what is kept stays bounded.
+    public var pictures: [EmbeddedPicture] = [] {
+        didSet {
+            if pictures.contains(where: { $0.size > TagLimits.maximumPictureBytes }) {
+                pictures.removeAll { $0.size > TagLimits.maximumPictureBytes }
+            }
+            if pictures.count > TagLimits.maximumPictures { pictures.removeLast(pictures.count - TagLimits.maximumPictures) }
+        }
+    }
     public var lyrics: [EmbeddedLyrics] = []
 
     public init() {}

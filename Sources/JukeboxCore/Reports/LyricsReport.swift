@@ -4,9 +4,16 @@ public struct LyricsReport: Encodable, Sendable {
     /// Index of the line on show at `--at`, or nil.
     public var current: Int?
 
+    /// Times `--at` may name: a billion seconds is past any track, and NaN, infinities
+    /// and larger values would trap converting to milliseconds.
+    public static let acceptedSeconds: ClosedRange<Double> = 0...1_000_000_000
+
     public init(lyrics: Lyrics, atSeconds: Double?) {
         self.lyrics = lyrics
-        current = atSeconds.flatMap { lyrics.currentLineIndex(atMs: Int(($0 * 1000).rounded())) }
+        current = atSeconds.flatMap { seconds in
+            guard Self.acceptedSeconds.contains(seconds) else { return nil }
+            return lyrics.currentLineIndex(atMs: Int((seconds * 1000).rounded()))
+        }
     }
 
     enum Keys: String, CodingKey { case source, synced, offsetMs, metadata, lines, current }

@@ -1,0 +1,178 @@
+/// Reads an ID3v2 tag (v2.2, v2.3, v2.4) at the start of a file one frame at a time:
+/// each frame header is read, frames that are kept are read up to their cap, and the
+/// rest are stepped over unread. Memory is a small constant plus what is kept, whatever
+/// the tag's size (a 250 MiB tag once cost 1.29 GB through libmpg123's reader).
+///
+/// Handles v2.2's 6-byte frame headers, v2.3's plain and v2.4's synchsafe frame sizes,
+/// the extended header, unsynchronisation of the whole tag (v2.2/v2.3) or of one frame
+/// (v2.4), grouping bytes and data length indicators. Compressed or encrypted frames
+/// are skipped.
+enum ID3v2Reader {
+    static func metadata(in source: some TagBytes, mpegFrameSeconds: Double) throws -> TrackMetadata? {
+        guard let header = ID3v2Header(try source.read(at: 0, count: 10)),
+              (2...4).contains(header.majorVersion) else { return nil }
+        let version = header.majorVersion
+        let bodyEnd = min(source.size, 10 + Int64(header.bodySize))
+        if header.unsynchronised && version < 4 {
+            guard header.bodySize <= TagLimits.maximumUnsynchronisedTagBytes else { return nil }
+            let body = ID3v2Frames.removeUnsynchronisation(try source.read(at: 10, count: header.bodySize))
+            let inMemory = InMemoryTagBytes(bytes: body)
+            return try walk(inMemory, from: 0, to: inMemory.size, header: header, mpegFrameSeconds: mpegFrameSeconds)
+        }
+        return try walk(source, from: 10, to: bodyEnd, header: header, mpegFrameSeconds: mpegFrameSeconds)
+    }
+
+    private static func walk(_ body: some TagBytes, from start: Int64, to end: Int64, header: ID3v2Header,
+                             mpegFrameSeconds: Double) throws -> TrackMetadata {
+        let version = header.majorVersion
+        var i = start
+        if header.flags & 0x40 != 0, version >= 3 {
+            let b = try body.read(at: i, count: 4)
+            guard b.count == 4 else { return TrackMetadata() }
+            // v2.4 counts the size field in the extended header's size; v2.3 does not.
+            i += version == 4 ? Int64(ID3v2Frames.synchsafe(b, 0)) : Int64(ID3v2Frames.bigEndian(b, 0)) + 4
+        }
+        let headerLength: Int64 = version == 2 ? 6 : 10
+        var m = TrackMetadata()
+        var walked = 0
+        while i + headerLength <= end, walked < TagLimits.maximumFrames {
+            walked += 1
+            let h = try body.read(at: i, count: Int(headerLength))
+            guard h.count == Int(headerLength), h[0] != 0 else { break }
+            let size: Int
+            switch version {
+            case 2: size = Int(h[3]) << 16 | Int(h[4]) << 8 | Int(h[5])
+            case 3: size = ID3v2Frames.bigEndian(h, 4)
+            default: size = ID3v2Frames.synchsafe(h, 4)
+            }
+            let dataStart = i + headerLength
+            guard size >= 0, dataStart + Int64(size) <= end else { break }
+            i = dataStart + Int64(size)
+            let id = String(decoding: h[0..<(version == 2 ? 3 : 4)], as: UTF8.self)
+            guard let kind = FrameKind(id: id), size <= kind.limit else { continue }
+            let format: FrameFormat = version == 2 ? FrameFormat() : FrameFormat(version: version, flags: h[9])
+            guard !format.compressedOrEncrypted else { continue }
+            guard let data = format.unwrap(try body.read(at: dataStart, count: size)) else { continue }
+            kind.apply(data, to: &m, mpegFrameSeconds: mpegFrameSeconds)
+        }
+        return m
+    }
+}
+
+/// The per-frame format flags of v2.3 and v2.4 (second flag byte).
+private struct FrameFormat {
+    var grouped = false
+    var compressedOrEncrypted = false
+    var unsynchronised = false
+    var dataLengthIndicator = false
+
+    init() {}
+
+    init(version: UInt8, flags: UInt8) {
+        if version == 3 {
+            compressedOrEncrypted = flags & 0xC0 != 0
+            grouped = flags & 0x20 != 0
+        } else {
+            grouped = flags & 0x40 != 0
+            compressedOrEncrypted = flags & 0x0C != 0
+            unsynchronised = flags & 0x02 != 0
+            dataLengthIndicator = flags & 0x01 != 0
+        }
+    }
+
+    /// The frame's content without group byte, length indicator and unsynchronisation.
+    func unwrap(_ frame: [UInt8]) -> [UInt8]? {
+        let skip = (grouped ? 1 : 0) + (dataLengthIndicator ? 4 : 0)
+        guard frame.count >= skip else { return nil }
+        let content = skip == 0 ? frame : Array(frame[skip...])
+        return unsynchronised ? ID3v2Frames.removeUnsynchronisation(content) : content
+    }
+}
+
+/// The frames kept, by their v2.3/v2.4 name or their v2.2 one.
+private enum FrameKind {
+    case title, artist, album, albumArtist, track, disc, date, genre
+    case unsyncedLyrics, syncedLyrics, picture, legacyPicture
+
+    init?(id: String) {
+        switch id {
+        case "TIT2", "TT2": self = .title
+        case "TPE1", "TP1": self = .artist
+        case "TALB", "TAL": self = .album
+        case "TPE2", "TP2": self = .albumArtist
+        case "TRCK", "TRK": self = .track
+        case "TPOS", "TPA": self = .disc
+        case "TDRC", "TYER", "TYE": self = .date
+        case "TCON", "TCO": self = .genre
+        case "USLT", "ULT": self = .unsyncedLyrics
+        case "SYLT", "SLT": self = .syncedLyrics
+        case "APIC": self = .picture
+        case "PIC": self = .legacyPicture
+        default: return nil
+        }
+    }
+
+    var limit: Int {
+        switch self {
+        case .picture, .legacyPicture: TagLimits.maximumPictureBytes + 1024  // room for MIME and description
+        case .unsyncedLyrics, .syncedLyrics: TagLimits.maximumLyricsBytes
+        default: TagLimits.maximumTextFrameBytes
+        }
+    }
+
+    func apply(_ frame: [UInt8], to m: inout TrackMetadata, mpegFrameSeconds: Double) {
+        switch self {
+        case .unsyncedLyrics:
+            guard frame.count >= 4 else { return }
+            var i = 4  // encoding, language
+            _ = ID3Text.terminated(frame, &i, encoding: frame[0])  // content descriptor
+            let text = ID3Text.terminated(frame, &i, encoding: frame[0])
+            if text.nonEmptyTrimmed != nil { m.lyrics.append(EmbeddedLyrics(origin: .id3USLT, text: text)) }
+        case .syncedLyrics:
+            if let lyrics = SYLT.lrcText(from: frame, mpegFrameSeconds: mpegFrameSeconds) { m.lyrics.append(lyrics) }
+        case .picture:
+            if let picture = Self.picture(frame) { m.pictures.append(picture) }
+        case .legacyPicture:
+            if let picture = LegacyPicture.parse(frame) { m.pictures.append(picture) }
+        default:
+            guard let encoding = frame.first else { return }
+            var i = 1
+            // v2.4 may hold several NUL-separated values: the first is shown.
+            guard let value = ID3Text.terminated(frame, &i, encoding: encoding).nonEmptyTrimmed else { return }
+            switch self {
+            case .title: m.title = m.title ?? value
+            case .artist: m.artist = m.artist ?? value
+            case .album: m.album = m.album ?? value
+            case .albumArtist: m.albumArtist = m.albumArtist ?? value
+            case .track: if m.trackNumber == nil { (m.trackNumber, m.trackTotal) = TrackMetadata.numberPair(value) }
+            case .disc: if m.discNumber == nil { (m.discNumber, m.discTotal) = TrackMetadata.numberPair(value) }
+            case .date: m.date = m.date ?? value
+            case .genre: m.genre = m.genre ?? ID3Genres.resolve(value)
+            default: break
+            }
+        }
+    }
+
+    /// APIC: encoding, MIME type (Latin-1), picture type, description, data.
+    private static func picture(_ frame: [UInt8]) -> EmbeddedPicture? {
+        guard frame.count >= 4 else { return nil }
+        var i = 1
+        let mime = ID3Text.terminated(frame, &i, encoding: 0)
+        guard i < frame.count else { return nil }
+        let type = Int(frame[i])
+        i += 1
+        let description = ID3Text.terminated(frame, &i, encoding: frame[0])
+        return EmbeddedPicture(type: type, mimeType: mime, description: description, data: Array(frame[min(i, frame.count)...]))
+    }
+}
+
+/// Tags of an MP3 file: ID3v2 at the start, ID3v1 in the last 128 bytes filling gaps.
+enum MP3Tags {
+    static func metadata(in source: some TagBytes, mpegFrameSeconds: Double) throws -> TrackMetadata {
+        var m = try ID3v2Reader.metadata(in: source, mpegFrameSeconds: mpegFrameSeconds) ?? TrackMetadata()
+        if source.size >= 128, let old = ID3v1.metadata(try source.read(at: source.size - 128, count: 128)) {
+            m.fillGaps(from: old)
+        }
+        return m
+    }
+}
