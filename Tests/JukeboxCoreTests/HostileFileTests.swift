@@ -130,4 +130,67 @@ import Testing
         #expect(log.wait(seconds: 60) { $0.isFinished })
         #expect(engine.shutdown(within: 30).isEmpty)
     }
+
+    @Test func daemonStopsOnSIGTERMWhilePlayingZeroPadding() throws {
+        let library = try fx.scratchFolder("hostile-library")
+        try? FileManager.default.removeItem(atPath: library)
+        try FileManager.default.createDirectory(atPath: library, withIntermediateDirectories: true)
+        for (name, unknownLength) in [("1 padded.flac", true), ("2 padded.flac", false)] {
+            let made = try zeroPadded("noseek16.flac", as: "daemon-\(unknownLength).flac", unknownLength: unknownLength)
+            try FileManager.default.moveItem(atPath: made, toPath: "\(library)/\(name)")
+        }
+        defer { try? FileManager.default.removeItem(atPath: library) }
+        let config = fx.path("hostile-run.toml")
+        try "[control]\nkeyboard = false\n".write(toFile: config, atomically: true, encoding: .utf8)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Tools.jukebox)
+        process.arguments = ["run", "--config", config, "--music-dir", library, "--device", "null",
+                             "--socket", NSTemporaryDirectory() + "jukebox-hostile-\(getpid()).sock"]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        usleep(3_000_000)
+        kill(process.processIdentifier, SIGTERM)
+        let deadline = Date().addingTimeInterval(30)
+        while process.isRunning, Date() < deadline { usleep(20_000) }
+        let stopped = !process.isRunning
+        if !stopped { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+        #expect(stopped)
+    }
+}
+
+/// `probe` and playback follow one rule: report the damage and play what can be played.
+/// Probe must never refuse, as unseekable, a file that playback plays.
+@Suite struct DamagedFLACVerdictTests {
+    let fx = Fixtures.shared
+
+    /// Whether the player would play it: it opens and yields audio.
+    static func plays(_ path: String) -> Bool {
+        guard let decoder = try? AudioFile.open(path), let audio = try? decoder.readAll() else { return false }
+        return !audio.isEmpty
+    }
+
+    @Test(arguments: [false, true])
+    func probeDoesNotRefuseAsUnseekableWhatPlays(unknownLength: Bool) throws {
+        var original = try fx.bytes("noseek16.flac")
+        if unknownLength {
+            // STREAMINFO's 36-bit total sample count cleared, as a streamed encode leaves it.
+            original[21] &= 0xF0
+            for i in 22...25 { original[i] = 0 }
+        }
+        var refused: [String] = []
+        // Offsets spread over the headers and the audio, the same on every run.
+        let offsets = (0..<60).map { 42 + ($0 * $0 * 997) % (original.count - 42) } + Array(4..<42)
+        for (n, offset) in offsets.enumerated() {
+            var bytes = original
+            bytes[offset] ^= UInt8(1 << (n % 8))
+            let path = try fx.write("flipped-\(unknownLength)-\(n).flac", bytes)
+            defer { unlink(path) }
+            guard case .failure(let error) = ProbeReport(path: path).result, case .seekFailed = error else { continue }
+            if Self.plays(path) { refused.append("byte \(offset) bit \(n % 8): \(error.reason)") }
+        }
+        #expect(refused.isEmpty, "\(refused.joined(separator: "\n"))")
+    }
 }
