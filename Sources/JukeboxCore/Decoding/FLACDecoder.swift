@@ -86,14 +86,15 @@ final class FLACDecoder: AudioDecoder {
             throw fatal ?? MediaError.corrupt(path, "no valid STREAMINFO block (\(FLACStatus.describe(state)))")
         }
         if let fatal { throw fatal }
-        var position: FLAC__uint64 = 0
-        if FLAC__stream_decoder_get_decode_position(decoder, &position) != 0 { firstFrameOffset = Int64(position) }
+        var metadataEnd: FLAC__uint64 = 0
+        if FLAC__stream_decoder_get_decode_position(decoder, &metadataEnd) != 0 { firstFrameOffset = Int64(metadataEnd) }
         startAudioPhase()
         lengthFromHeader = info.totalFrames > 0
         if !lengthFromHeader {
             // STREAMINFO may leave the length unknown (streamed encodes); count it once.
             info.totalFrames = try countFrames()
             rewind(to: (0, firstFrameOffset))
+            position = 0
             warnings = DecodeWarnings()
         }
     }
