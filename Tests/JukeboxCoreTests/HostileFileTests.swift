@@ -131,7 +131,9 @@ import Testing
         #expect(engine.shutdown(within: 30).isEmpty)
     }
 
-    @Test func daemonStopsOnSIGTERMWhilePlayingZeroPadding() throws {
+    /// A regression guard only: it also passes on the code before the fix, because this
+    /// daemon has not yet reached the padded track's decoding when SIGTERM arrives.
+    @Test func daemonStopsOnSIGTERMWithZeroPaddedLibrary() throws {
         let library = try fx.scratchFolder("hostile-library")
         try? FileManager.default.removeItem(atPath: library)
         try FileManager.default.createDirectory(atPath: library, withIntermediateDirectories: true)
