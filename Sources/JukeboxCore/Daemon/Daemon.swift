@@ -185,7 +185,13 @@ public final class Daemon: @unchecked Sendable {
         keyboard?.restore()
         inputs?.stop()
         server?.stop()
-        engine.shutdown()
+        // Bounded, then forced: a thread stuck in a kernel call must not keep the box from
+        // restarting. _exit skips atexit handlers that could wait on that thread.
+        let stuck = engine.shutdown(within: 3)
+        if let thread = stuck.first {
+            logger.error("forced exit: the \(thread == "jukebox-decode" ? "decode" : "audio") thread did not stop within 3 s")
+            _exit(1)
+        }
         logger.info("stopped")
         exit(0)
     }

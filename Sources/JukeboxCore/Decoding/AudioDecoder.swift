@@ -17,7 +17,16 @@ public protocol AudioDecoder: AnyObject {
     func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int
     /// Moves so that the next `read` starts exactly at `frame` (clamped to the length).
     func seek(toFrame frame: Int64) throws
+    /// Asked between bounded steps of reading; when it returns true, the `read` or `seek`
+    /// in progress throws `DecodeInterrupted` and the position is undefined until a seek.
+    var interruption: DecodeInterruption? { get set }
 }
+
+/// True when the caller has something more urgent (a stop, seek, load or shutdown).
+public typealias DecodeInterruption = () -> Bool
+
+/// A `read` or `seek` given up because the interruption check asked for it.
+public struct DecodeInterrupted: Error, Equatable {}
 
 /// Recoverable problems, kept in order and bounded so a file full of damage cannot grow
 /// memory without limit. A message repeated back to back is counted, not stored again.
@@ -48,8 +57,8 @@ public enum AudioFile {
     public static func open(_ path: String) throws -> any AudioDecoder {
         let reader = try FileReader(path: path)
         switch try FormatSniffer.sniff(reader) {
-        case .flac: return try FLACDecoder(path: path)
-        case .mp3: return try MP3Decoder(path: path)
+        case .flac: return try FLACDecoder(reader: reader)
+        case .mp3: return try MP3Decoder(reader: reader)
         case .wav: return try WAVDecoder(reader: reader)
         }
     }
@@ -58,8 +67,8 @@ public enum AudioFile {
     public static func metadata(_ path: String) throws -> TrackMetadata {
         let reader = try FileReader(path: path)
         switch try FormatSniffer.sniff(reader) {
-        case .flac: return try FLACDecoder(path: path).metadata
-        case .mp3: return try MP3Decoder(path: path, exactLength: false).metadata
+        case .flac: return try FLACDecoder(reader: reader).metadata
+        case .mp3: return try MP3Decoder(reader: reader, exactLength: false).metadata
         case .wav: return try WAVDecoder(reader: reader).metadata
         }
     }

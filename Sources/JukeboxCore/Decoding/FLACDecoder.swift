@@ -7,15 +7,44 @@ import CFlac
 ///
 /// Seeking uses `FLAC__stream_decoder_seek_absolute`, which works with or without a seek
 /// table (it bisects the file otherwise) and delivers from exactly the target sample.
+///
+/// libFLAC reads through our callbacks over the one checked `FileReader`, so every byte it
+/// reads is counted: no file can hold the decode thread for more than a bounded amount of
+/// reading without producing audio (a FLAC padded with gigabytes of zeros, say), and the
+/// engine's interruption check is asked before each read.
 final class FLACDecoder: AudioDecoder {
-    let path: String
+    var path: String { file.path }
     let container = ContainerFormat.flac
     private(set) var info = StreamInfo(sampleRate: 0, channels: 0, sampleFormat: .s16, totalFrames: 0)
     private(set) var metadata = TrackMetadata()
     private(set) var position: Int64 = 0
     private(set) var warnings = DecodeWarnings()
 
+    var interruption: DecodeInterruption?
+
     private let decoder: UnsafeMutablePointer<FLAC__StreamDecoder>
+    private let file: FileReader
+    /// The byte libFLAC reads next through our callbacks.
+    fileprivate var offset: Int64 = 0
+    /// Bytes read since the last decoded block (or since the start of the current phase).
+    private var bytesWithoutAudio: Int64 = 0
+    private var readBudget = FLACDecoder.metadataBudget
+    private var budgetExceeded = false
+    private var interrupted = false
+    private var readFailure: MediaError?
+    /// Where the first audio frame starts, to rewind without libFLAC's seek.
+    private var firstFrameOffset: Int64 = 0
+    /// Frame starts seen while decoding, about one a second, in increasing order: a seek
+    /// libFLAC cannot complete restarts from the nearest one and decodes forward.
+    private var checkpoints: [(frame: Int64, byte: Int64)] = []
+    /// STREAMINFO gave the length, so decoding stops there instead of searching the rest.
+    private var lengthFromHeader = false
+
+    /// Every legitimate FLAC frame is far smaller (the format caps a block at 65,535
+    /// samples of 32-bit, 8 channels: about 2 MiB): 8 MiB read without one is not audio.
+    static let frameSearchBudget: Int64 = 8 << 20
+    /// Metadata blocks are at most 16 MiB each; a cover and tags fit easily in 64 MiB.
+    static let metadataBudget: Int64 = 64 << 20
     private var sourceBits = 0
     private var shift: Int32 = 0
     private var pending: UnsafeMutableRawPointer?
@@ -30,8 +59,9 @@ final class FLACDecoder: AudioDecoder {
     /// A block whose shape does not match STREAMINFO; reported instead of decoded.
     private var fatal: MediaError?
 
-    init(path: String) throws {
-        self.path = path
+    init(reader: FileReader) throws {
+        file = reader
+        let path = reader.path
         guard let decoder = FLAC__stream_decoder_new() else {
             throw MediaError.unreadable(path, "libFLAC could not allocate a decoder")
         }
@@ -40,22 +70,39 @@ final class FLACDecoder: AudioDecoder {
         FLAC__stream_decoder_set_metadata_respond(decoder, FLAC__METADATA_TYPE_VORBIS_COMMENT)
         FLAC__stream_decoder_set_metadata_respond(decoder, FLAC__METADATA_TYPE_PICTURE)
 
-        let status = FLAC__stream_decoder_init_file(
-            decoder, path, flacWriteCallback, flacMetadataCallback, flacErrorCallback,
+        let status = FLAC__stream_decoder_init_stream(
+            decoder, flacReadCallback, flacSeekCallback, flacTellCallback, flacLengthCallback, flacEofCallback,
+            flacWriteCallback, flacMetadataCallback, flacErrorCallback,
             Unmanaged.passUnretained(self).toOpaque())
         guard status == FLAC__STREAM_DECODER_INIT_STATUS_OK else {
             throw MediaError.unreadable(path, FLACStatus.describe(status))
         }
-        guard FLAC__stream_decoder_process_until_end_of_metadata(decoder) != 0, info.sampleRate > 0 else {
+        let metadataRead = FLAC__stream_decoder_process_until_end_of_metadata(decoder) != 0
+        if let readFailure { throw readFailure }
+        if budgetExceeded {
+            throw MediaError.corrupt(path, "metadata blocks run past \(Self.metadataBudget >> 20) MiB")
+        }
+        guard metadataRead, info.sampleRate > 0 else {
             throw fatal ?? MediaError.corrupt(path, "no valid STREAMINFO block (\(FLACStatus.describe(state)))")
         }
         if let fatal { throw fatal }
-        if info.totalFrames == 0 {
+        var metadataEnd: FLAC__uint64 = 0
+        if FLAC__stream_decoder_get_decode_position(decoder, &metadataEnd) != 0 { firstFrameOffset = Int64(metadataEnd) }
+        startAudioPhase()
+        lengthFromHeader = info.totalFrames > 0
+        if !lengthFromHeader {
             // STREAMINFO may leave the length unknown (streamed encodes); count it once.
             info.totalFrames = try countFrames()
-            try seek(toFrame: 0)
+            rewind(to: (0, firstFrameOffset))
+            position = 0
             warnings = DecodeWarnings()
         }
+    }
+
+    private func startAudioPhase() {
+        readBudget = Self.frameSearchBudget
+        bytesWithoutAudio = 0
+        budgetExceeded = false
     }
 
     deinit {
@@ -101,18 +148,84 @@ final class FLACDecoder: AudioDecoder {
             ended = true
             return
         }
-        guard FLAC__stream_decoder_seek_absolute(decoder, FLAC__uint64(target)) != 0 else {
-            // After a failed seek libFLAC needs a flush before it decodes again.
-            FLAC__stream_decoder_flush(decoder)
-            throw fatal ?? MediaError.seekFailed(path, "cannot reach frame \(target) (\(FLACStatus.describe(state)))")
+        if target == 0 {
+            // The start is known exactly: no search, so damage elsewhere cannot stop it.
+            rewind(to: (0, firstFrameOffset))
+            position = 0
+            return
         }
+        bytesWithoutAudio = 0
+        if FLAC__stream_decoder_seek_absolute(decoder, FLAC__uint64(target)) != 0 {
+            position = target
+            return
+        }
+        // After a failed seek libFLAC needs a flush before it decodes again.
+        FLAC__stream_decoder_flush(decoder)
+        try takeInterruption()
+        if let fatal { throw fatal }
+        // Its bisection landed in damage or padding: decode forward from a known frame.
+        budgetExceeded = false
+        try decodeForward(to: target)
+    }
+
+    /// Positions the stream at a frame start whose byte offset is known.
+    private func rewind(to checkpoint: (frame: Int64, byte: Int64)) {
+        FLAC__stream_decoder_flush(decoder)
+        offset = checkpoint.byte
+        bytesWithoutAudio = 0
+        budgetExceeded = false
+        pendingStart = 0
+        pendingEnd = 0
+        expectedNextFrame = checkpoint.frame
+        ended = false
+    }
+
+    /// Exact seek without libFLAC's search: from the nearest earlier checkpoint, decode and
+    /// discard until the block holding `target`. Bounded by the file's audio and the budget.
+    private func decodeForward(to target: Int64) throws {
+        let start = checkpoints.last(where: { $0.frame <= target }) ?? (0, firstFrameOffset)
+        rewind(to: start)
+        while expectedNextFrame <= target, !ended {
+            pendingStart = pendingEnd
+            try decodeNextBlock()
+        }
+        guard expectedNextFrame > target else {
+            ended = true
+            throw MediaError.seekFailed(path, "cannot reach frame \(target): audio ends at frame \(expectedNextFrame)")
+        }
+        let keep = Int(expectedNextFrame - target) * info.bytesPerFrame
+        pendingStart = max(pendingStart, pendingEnd - keep)
+        ended = false
         position = target
+    }
+
+    /// Throws `DecodeInterrupted` if the last libFLAC call was stopped by the interruption check.
+    private func takeInterruption() throws {
+        guard interrupted else { return }
+        interrupted = false
+        FLAC__stream_decoder_flush(decoder)
+        throw DecodeInterrupted()
     }
 
     /// Decodes one block into `pending`, or marks the end of the stream.
     private func decodeNextBlock() throws {
+        if lengthFromHeader, expectedNextFrame >= info.totalFrames {
+            // Whatever follows the promised length (padding, junk) is not searched.
+            ended = true
+            return
+        }
         let ok = FLAC__stream_decoder_process_single(decoder) != 0
+        try takeInterruption()
         if let fatal { throw fatal }
+        if let readFailure { throw readFailure }
+        if budgetExceeded {
+            FLAC__stream_decoder_flush(decoder)
+            budgetExceeded = false
+            bytesWithoutAudio = 0
+            ended = true
+            warnings.add("no audio in the last \(Self.frameSearchBudget >> 20) MiB after frame \(expectedNextFrame): treating as the end")
+            return
+        }
         let state = self.state
         if state == FLAC__STREAM_DECODER_END_OF_STREAM || !ok {
             ended = true
@@ -128,6 +241,23 @@ final class FLACDecoder: AudioDecoder {
     }
 
     // MARK: libFLAC callbacks
+
+    fileprivate func readBytes(_ buffer: UnsafeMutablePointer<FLAC__byte>, _ count: Int) -> Int? {
+        if interruption?() == true { interrupted = true; return nil }
+        if bytesWithoutAudio >= readBudget { budgetExceeded = true; return nil }
+        let wanted = Int(min(Int64(count), readBudget - bytesWithoutAudio))
+        do {
+            let got = try file.read(into: UnsafeMutableRawBufferPointer(start: buffer, count: wanted), at: offset)
+            offset += Int64(got)
+            bytesWithoutAudio += Int64(got)
+            return got
+        } catch {
+            readFailure = error as? MediaError ?? .unreadable(path, "\(error)")
+            return nil
+        }
+    }
+
+    fileprivate var fileSize: Int64 { file.size }
 
     fileprivate func receiveStreamInfo(_ si: FLAC__StreamMetadata_StreamInfo) {
         sourceBits = Int(si.bits_per_sample)
@@ -186,9 +316,19 @@ final class FLACDecoder: AudioDecoder {
             warnings.add("\(gap) frames lost to damage at frame \(expectedNextFrame), replaced by silence")
         }
         expectedNextFrame = first + Int64(count)
+        bytesWithoutAudio = 0
+        noteCheckpoint()
         PCMInterleave.interleave(planes, frames: count, channels: info.channels, shift: shift,
                                  format: info.sampleFormat, into: appendPending(count * info.bytesPerFrame))
         return true
+    }
+
+    /// Remembers where the next frame starts, about once a second of audio.
+    private func noteCheckpoint() {
+        guard checkpoints.last.map({ expectedNextFrame >= $0.frame + Int64(info.sampleRate) }) ?? true else { return }
+        var next: FLAC__uint64 = 0
+        guard FLAC__stream_decoder_get_decode_position(decoder, &next) != 0 else { return }
+        checkpoints.append((expectedNextFrame, Int64(next)))
     }
 
     /// Room for `bytes` more at the end of the queue, compacting or growing it as needed.
@@ -240,4 +380,36 @@ private let flacMetadataCallback: FLAC__StreamDecoderMetadataCallback = { _, blo
 
 private let flacErrorCallback: FLAC__StreamDecoderErrorCallback = { _, status, client in
     flacDecoder(client).receiveError(status)
+}
+
+private let flacReadCallback: FLAC__StreamDecoderReadCallback = { _, buffer, bytes, client in
+    guard let buffer, let bytes else { return FLAC__STREAM_DECODER_READ_STATUS_ABORT }
+    guard let got = flacDecoder(client).readBytes(buffer, bytes.pointee) else {
+        bytes.pointee = 0
+        return FLAC__STREAM_DECODER_READ_STATUS_ABORT
+    }
+    bytes.pointee = got
+    return got == 0 ? FLAC__STREAM_DECODER_READ_STATUS_END_OF_STREAM : FLAC__STREAM_DECODER_READ_STATUS_CONTINUE
+}
+
+private let flacSeekCallback: FLAC__StreamDecoderSeekCallback = { _, target, client in
+    let decoder = flacDecoder(client)
+    guard target <= FLAC__uint64(decoder.fileSize) else { return FLAC__STREAM_DECODER_SEEK_STATUS_ERROR }
+    decoder.offset = Int64(target)
+    return FLAC__STREAM_DECODER_SEEK_STATUS_OK
+}
+
+private let flacTellCallback: FLAC__StreamDecoderTellCallback = { _, offset, client in
+    offset?.pointee = FLAC__uint64(flacDecoder(client).offset)
+    return FLAC__STREAM_DECODER_TELL_STATUS_OK
+}
+
+private let flacLengthCallback: FLAC__StreamDecoderLengthCallback = { _, length, client in
+    length?.pointee = FLAC__uint64(flacDecoder(client).fileSize)
+    return FLAC__STREAM_DECODER_LENGTH_STATUS_OK
+}
+
+private let flacEofCallback: FLAC__StreamDecoderEofCallback = { _, client in
+    let decoder = flacDecoder(client)
+    return decoder.offset >= decoder.fileSize ? 1 : 0
 }

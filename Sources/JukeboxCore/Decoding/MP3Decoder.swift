@@ -14,7 +14,9 @@ import CMpg123
 ///   frame header once at open. Seeking is sample-accurate either way, since fuzzy
 ///   seeking is off: libmpg123 parses frame headers up to a target it has not indexed.
 final class MP3Decoder: AudioDecoder {
-    let path: String
+    var path: String { file.path }
+    /// Checked between `mpg123_read` calls; libmpg123's own resync limit bounds each call.
+    var interruption: DecodeInterruption?
     let container = ContainerFormat.mp3
     private(set) var info: StreamInfo
     private(set) var metadata = TrackMetadata()
@@ -29,12 +31,15 @@ final class MP3Decoder: AudioDecoder {
     static let seekPrimingFrames = 8
 
     private let handle: OpaquePointer
+    /// The checked descriptor libmpg123 reads through (it never opens the path itself).
+    private let file: FileReader
     private var ended = false
 
     /// `exactLength: false` skips the frame scan, for reading tags in a library scan; the
     /// length is then libmpg123's estimate and seeking is approximate.
-    init(path: String, exactLength: Bool = true) throws {
-        self.path = path
+    init(reader: FileReader, exactLength: Bool = true) throws {
+        file = reader
+        let path = reader.path
         MPG123Library.initialise()
         var err: Int32 = 0
         guard let handle = mpg123_new(nil, &err) else {
@@ -57,7 +62,7 @@ final class MP3Decoder: AudioDecoder {
             try check(mpg123_format(handle, rates![i], Int32(MPG123_MONO.rawValue | MPG123_STEREO.rawValue),
                                     Int32(MPG123_ENC_SIGNED_16.rawValue)), "fixing the output format")
         }
-        try check(mpg123_open(handle, path), "opening")
+        try check(mpg123_open_fd(handle, reader.fd), "opening")
         if exactLength, !Self.lengthIsExact(handle) { try check(mpg123_scan(handle), "scanning frames") }
 
         var rate = 0
@@ -90,6 +95,7 @@ final class MP3Decoder: AudioDecoder {
         var written = 0
         var idleCalls = 0
         while written < capacity, !ended {
+            if interruption?() == true { throw DecodeInterrupted() }
             var done = 0
             let status = mpg123_read(handle, buffer.baseAddress! + written, capacity - written, &done)
             written += done

@@ -8,6 +8,8 @@ final class WAVDecoder: AudioDecoder {
     private(set) var metadata = TrackMetadata()
     private(set) var position: Int64 = 0
     private(set) var warnings = DecodeWarnings()
+    /// Unused: every WAV read is one bounded `pread` into the caller's buffer.
+    var interruption: DecodeInterruption?
 
     private let file: FileReader
     private let dataOffset: Int64

@@ -70,6 +70,9 @@ public final class AudioEngine: @unchecked Sendable {
     var published = EngineSnapshot()
 
     private var threads: [pthread_t] = []
+    /// Names of the threads whose loop has returned. Guarded by `lock`.
+    private var finishedThreads: Set<String> = []
+    private static let threadNames = ["jukebox-decode", "jukebox-audio"]
 
     public init(output: AudioOutput, settings: Settings = Settings(), onEvent: @escaping @Sendable (EngineEvent) -> Void) {
         self.output = output
@@ -83,20 +86,41 @@ public final class AudioEngine: @unchecked Sendable {
     public func start() throws(Errno) {
         let decode = DecodeWorker(engine: self)
         let audio = OutputWorker(engine: self)
-        threads.append(try WorkerThread.start(name: "jukebox-decode") { decode.run() })
+        threads.append(try WorkerThread.start(name: Self.threadNames[0]) { [self] in
+            decode.run()
+            post { $0.finishedThreads.insert(Self.threadNames[0]) }
+        })
         do {
-            threads.append(try WorkerThread.start(name: "jukebox-audio", realtime: true) { audio.run() })
+            threads.append(try WorkerThread.start(name: Self.threadNames[1], realtime: true) { [self] in
+                audio.run()
+                post { $0.finishedThreads.insert(Self.threadNames[1]) }
+            })
         } catch {
             shutdown()
             throw error
         }
     }
 
-    /// Stops both threads and closes the output.
-    public func shutdown() {
-        post { $0.running = false }
+    /// Stops both threads and closes the output, waiting at most `seconds`. Returns the
+    /// names of the threads that did not stop in time (empty when all did): they are left
+    /// running, and the caller (a daemon about to exit) decides what to do.
+    @discardableResult
+    public func shutdown(within seconds: Double = 3) -> [String] {
+        let deadline = MonotonicClock.now() + UInt64(seconds * 1e9)
+        let stuck: [String] = lock.withLock {
+            running = false
+            lock.broadcast()
+            while finishedThreads.count < threads.count {
+                let now = MonotonicClock.now()
+                guard now < deadline else { break }
+                lock.wait(nanoseconds: min(deadline - now, 50_000_000))
+            }
+            return Self.threadNames.prefix(threads.count).filter { !finishedThreads.contains($0) }
+        }
+        guard stuck.isEmpty else { return stuck }
         for thread in threads { pthread_join(thread, nil) }
         threads.removeAll()
+        return []
     }
 
     // MARK: Control (any thread; returns at once)

@@ -16,6 +16,12 @@ final class DecodeWorker: @unchecked Sendable {  // confined to the decode threa
 
     init(engine: AudioEngine) { self.engine = engine }
 
+    /// Handed to every decoder: a stop, seek, load or shutdown posted while a decoder works
+    /// through a hostile file ends that work at its next bounded step.
+    private var interruption: DecodeInterruption {
+        { [engine] in engine.lock.withLock { !engine.running || engine.decodeRequest != nil } }
+    }
+
     func run() {
         while true {
             var request: DecodeRequest?
@@ -72,6 +78,7 @@ final class DecodeWorker: @unchecked Sendable {  // confined to the decode threa
     private func open(_ ref: TrackRef, at frame: Int64) {
         do {
             let decoder = try AudioFile.open(ref.path)
+            decoder.interruption = interruption
             engine.onEvent(.trackOpened(token: ref.token, info: decoder.info, metadata: decoder.metadata))
             current = (ref, decoder)
             ended = false
@@ -88,6 +95,9 @@ final class DecodeWorker: @unchecked Sendable {  // confined to the decode threa
         do {
             try decoder.seek(toFrame: frame)
             ended = false
+        } catch is DecodeInterrupted {
+            // A newer request is pending; it decides what happens to this track.
+            ended = true
         } catch {
             ended = true
             engine.onEvent(.trackFailed(token: token, error: "\(error)"))
@@ -100,6 +110,7 @@ final class DecodeWorker: @unchecked Sendable {  // confined to the decode threa
         if next?.ref == ref, next?.decoder != nil { return }
         do {
             let decoder = try AudioFile.open(ref.path)
+            decoder.interruption = interruption
             engine.onEvent(.trackOpened(token: ref.token, info: decoder.info, metadata: decoder.metadata))
             next = (ref, decoder)
         } catch {
@@ -116,6 +127,9 @@ final class DecodeWorker: @unchecked Sendable {  // confined to the decode threa
         let frames: Int
         do {
             frames = try decoder.read(into: UnsafeMutableRawBufferPointer(start: chunk.bytes, count: engine.settings.chunkFrames * format.bytesPerFrame))
+        } catch is DecodeInterrupted {
+            // Nothing published: the pending request repositions or replaces this decoder.
+            return
         } catch {
             engine.onEvent(.warning("\(error)"))
             frames = 0

@@ -6,30 +6,54 @@ import Darwin
 
 /// Read-only access to a file by offset. Reads are bounded by the caller, so a hostile
 /// size field in a header can never make us allocate more than we asked for.
+///
+/// Every media and lyrics file is opened here, once: the decoders read through this
+/// descriptor rather than opening the path again, so the type check below covers them.
 final class FileReader {
     let path: String
-    private let fd: Int32
+    /// The checked descriptor: a regular file, blocking reads. Owned by this reader.
+    let fd: Int32
     let size: Int64
 
     init(path: String) throws {
         self.path = path
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw MediaError.unreadable(path, Errno.current.description) }
-        var st = stat()
-        guard fstat(fd, &st) == 0 else {
-            let err = Errno.current
-            close(fd)
-            throw MediaError.unreadable(path, err.description)
+        // O_NONBLOCK so a FIFO (or a device) cannot block the open itself; the type is
+        // checked before anything reads, and blocking mode restored for regular files.
+        let fd: Int32
+        do {
+            fd = try systemCall { open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK) }
+        } catch {
+            throw MediaError.unreadable(path, error.description)
         }
-        guard (st.st_mode & S_IFMT) == S_IFREG else {
+        do {
+            var st = stat()
+            try systemCall { fstat(fd, &st) }
+            guard (st.st_mode & S_IFMT) == S_IFREG else {
+                close(fd)
+                throw MediaError.unreadable(path, "not a regular file (\(Self.kind(of: st.st_mode)))")
+            }
+            let flags = try systemCall { fcntl(fd, F_GETFL) }
+            try systemCall { fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) }
+            self.fd = fd
+            self.size = Int64(st.st_size)
+        } catch let error as Errno {
             close(fd)
-            throw MediaError.unreadable(path, "not a regular file")
+            throw MediaError.unreadable(path, error.description)
         }
-        self.fd = fd
-        self.size = Int64(st.st_size)
     }
 
     deinit { close(fd) }
+
+    private static func kind(of mode: mode_t) -> String {
+        switch mode & S_IFMT {
+        case S_IFIFO: "a FIFO"
+        case S_IFDIR: "a directory"
+        case S_IFCHR: "a character device"
+        case S_IFBLK: "a block device"
+        case S_IFSOCK: "a socket"
+        default: "not a plain file"
+        }
+    }
 
     /// Up to `count` bytes at `offset`; fewer only at the end of the file.
     func read(at offset: Int64, count: Int) throws -> [UInt8] {
@@ -45,12 +69,13 @@ final class FileReader {
     func read(into buffer: UnsafeMutableRawBufferPointer, at offset: Int64) throws -> Int {
         var done = 0
         while done < buffer.count {
-            let n = pread(fd, buffer.baseAddress! + done, buffer.count - done, off_t(offset) + off_t(done))
-            if n == 0 { break }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw MediaError.unreadable(path, Errno.current.description)
+            let n: Int
+            do {
+                n = try systemCall { pread(fd, buffer.baseAddress! + done, buffer.count - done, off_t(offset) + off_t(done)) }
+            } catch {
+                throw MediaError.unreadable(path, error.description)
             }
+            if n == 0 { break }
             done += n
         }
         return done
