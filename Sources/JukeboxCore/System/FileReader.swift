@@ -13,7 +13,7 @@ final class FileReader {
 
     init(path: String) throws {
         self.path = path
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        let fd = FilePath.withCString(path) { open($0, O_RDONLY | O_CLOEXEC) }
         guard fd >= 0 else { throw MediaError.unreadable(path, Errno.current.description) }
         var st = stat()
         guard fstat(fd, &st) == 0 else {
