@@ -6,8 +6,9 @@ import Glibc
 #endif
 
 /// `jukebox run`: the box. Starts the parts in dependency order (output, engine, player,
-/// inputs, library scan) and stops them in reverse on SIGTERM or SIGINT: the audio is
-/// stopped, the device closed and the terminal restored.
+/// inputs, library scan) and stops them in reverse on SIGTERM, SIGINT, SIGQUIT, SIGUSR1 or
+/// SIGUSR2: the audio is stopped, the device closed, the socket removed and the terminal
+/// restored. SIGHUP is logged and ignored until live reload exists; SIGPIPE is ignored.
 public final class Daemon: @unchecked Sendable {
     private let config: JukeboxConfig
     private let logger: Logger
@@ -34,6 +35,7 @@ public final class Daemon: @unchecked Sendable {
     /// Runs until a signal or `q`; does not return.
     public func run() -> Never {
         logger.info("jukebox starting", metadata: ["music": "\(config.library.musicDirectory)", "device": "\(config.audio.output.device)"])
+        handleSignals()
         let output = chooseOutput()
         let playerBox = PlayerBox()
         let log = logger
@@ -61,7 +63,6 @@ public final class Daemon: @unchecked Sendable {
         startControlServer()
         startInputs()
         startKeyboard()
-        handleSignals()
         scanLibrary()
         dispatchMain()
     }
@@ -154,14 +155,30 @@ public final class Daemon: @unchecked Sendable {
         }
     }
 
+    /// Signals that stop the box cleanly, through the same path as `q`.
+    private static let stopSignals: [(number: Int32, name: String)] = [
+        (SIGTERM, "SIGTERM"), (SIGINT, "SIGINT"), (SIGQUIT, "SIGQUIT"), (SIGUSR1, "SIGUSR1"), (SIGUSR2, "SIGUSR2"),
+    ]
+
+    /// Signals arrive on the main queue, which runs only once start-up is done; their
+    /// default action (die, leaving the socket file behind) is turned off from the start.
+    /// A client that hangs up mid-reply must never kill the box: SIGPIPE is ignored and
+    /// the write reports EPIPE instead.
     private func handleSignals() {
-        for sig in [SIGTERM, SIGINT] {
-            signal(sig, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: sig, queue: .main)
-            source.setEventHandler { [weak self] in self?.shutdown(reason: sig == SIGTERM ? "SIGTERM" : "SIGINT") }
-            source.resume()
-            signalSources.append(source)
+        signal(SIGPIPE, SIG_IGN)
+        for (number, name) in Self.stopSignals {
+            watch(number) { [weak self] in self?.shutdown(reason: name) }
         }
+        let log = logger
+        watch(SIGHUP) { log.notice("SIGHUP: live reload is not supported yet; restart to apply config changes") }
+    }
+
+    private func watch(_ number: Int32, handler: @escaping @Sendable () -> Void) {
+        signal(number, SIG_IGN)
+        let source = DispatchSource.makeSignalSource(signal: number, queue: .main)
+        source.setEventHandler(handler: handler)
+        source.resume()
+        signalSources.append(source)
     }
 
     private func shutdown(reason: String) -> Never {
