@@ -38,6 +38,13 @@ final class RunningDaemon {
         return out.text
     }
 
+    /// `jukebox ctl ARGS...` through the socket, or nil when it does not answer.
+    func ctl(_ arguments: [String]) -> String? {
+        guard let out = try? Tools.run("timeout", ["10", Tools.jukebox, "ctl", "--socket", socket] + arguments, check: false),
+              out.status == 0 else { return nil }
+        return out.text
+    }
+
     /// Polls `condition` every 100 ms for up to `seconds`; true once it holds.
     func wait(seconds: Double, until condition: () -> Bool) -> Bool {
         let deadline = Date().addingTimeInterval(seconds)
