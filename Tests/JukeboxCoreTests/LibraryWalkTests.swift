@@ -160,3 +160,27 @@ import Testing
         }
     }
 }
+
+/// Playlists that are not UTF-8: a Latin-1 line names a Latin-1 file by its bytes, or a
+/// file with a UTF-8 name by its Latin-1 reading.
+@Suite struct NonUTF8PlaylistTests {
+    let fx = Fixtures.shared
+
+    @Test func aLatin1PlaylistFindsBothKindsOfName() throws {
+        let root = try fx.scratchFolder("latin1-playlist")
+        try? FileManager.default.removeItem(atPath: root)
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        let latin1Name = Array("caf".utf8) + [0xE9] + Array(".wav".utf8)
+        let path = Array(root.utf8) + [UInt8(ascii: "/")] + latin1Name + [0]
+        let fd = path.withUnsafeBufferPointer { $0.withMemoryRebound(to: CChar.self) { open($0.baseAddress!, O_WRONLY | O_CREAT | O_TRUNC, 0o644) } }
+        close(fd)
+        _ = FileManager.default.createFile(atPath: "\(root)/crème.wav", contents: Data())
+        let playlist = Array("#EXTM3U\r\n".utf8) + latin1Name + Array("\r\ncr".utf8) + [0xE8] + Array("me.wav\r\nplain.wav\r\n".utf8)
+        try Data(playlist).write(to: URL(fileURLWithPath: "\(root)/mix.m3u"))
+        let read = try M3UPlaylist.read("\(root)/mix.m3u")
+        #expect(read.entries.count == 3)
+        #expect(read.entries.first.map(FilePath.bytes) == Array(root.utf8) + [UInt8(ascii: "/")] + latin1Name)
+        #expect(read.entries.dropFirst().first == "\(root)/crème.wav")
+        #expect(read.entries.last == "\(root)/plain.wav")
+    }
+}
