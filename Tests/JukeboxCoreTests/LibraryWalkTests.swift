@@ -49,6 +49,16 @@ import Testing
         #expect(scan.skipped == ["\(root)/loop: symbolic link loops back to a folder above it; not followed"])
     }
 
+    @Test func aPlaylistsFolderThatIsTheMusicFolderIsWalkedOnce() throws {
+        let root = try library("playlists-here", songs: ["1.flac"])
+        try "1.flac\n".write(toFile: "\(root)/All.m3u", atomically: true, encoding: .utf8)
+        try link("\(root)/loop", to: ".")
+        let scan = LibraryScanner.scan(musicDirectory: root, playlistsDirectory: root)
+        #expect(names(scan, under: root) == ["1.flac"])
+        #expect(scan.playlists.map(\.name) == ["All"])
+        #expect(scan.skipped.count == 1, "\(scan.skipped)")
+    }
+
     @Test func twoLoopsStillEnd() throws {
         let songs = ["Album/1.flac", "Album/2.flac", "Album/3.flac", "Album/4.flac"]
         let root = try library("double-loop", songs: songs)

@@ -34,20 +34,19 @@ public enum LibraryScanner {
     public static func scan(musicDirectory: String, playlistsDirectory: String?,
                             onFirstTracks: (([LibraryTrack]) -> Void)? = nil) -> LibraryScan {
         var announced = false
-        var walk = LibraryWalk(playlistsOnly: false) { found in
+        var walk = LibraryWalk { found in
             if !announced, !found.isEmpty {
                 announced = true
                 onFirstTracks?(sorted(found))
             }
         }
         walk.run(from: musicDirectory)
-        var result = walk.result
-        if let playlistsDirectory, !playlistsDirectory.isEmpty, !playlistsDirectory.hasPrefix(musicDirectory + "/") {
-            var extra = LibraryWalk(playlistsOnly: true) { _ in }
-            extra.run(from: playlistsDirectory)
-            result.playlists += extra.result.playlists
-            result.skipped += extra.result.skipped
+        if let playlistsDirectory, !playlistsDirectory.isEmpty {
+            // The same walk, so a folder or playlist already seen in the music is not listed twice.
+            walk.playlistsOnly = true
+            walk.run(from: playlistsDirectory)
         }
+        var result = walk.result
         result.tracks = sorted(result.tracks)
         result.playlists.sort { NaturalOrder.less($0.name, $1.name) }
         return result

@@ -17,19 +17,22 @@ struct LibraryWalk {
     static let maximumDepth = 32
 
     private(set) var result = LibraryScan()
-    private let playlistsOnly: Bool
+    /// Set for a playlists folder outside the music: its audio files are not tracks.
+    var playlistsOnly = false
     /// Called after each folder with the tracks found so far.
     private let afterFolder: ([LibraryTrack]) -> Void
     private var enteredFolders: Set<FileID> = []
     private var listedFiles: Set<FileID> = []
     /// Links met so far, followed once the real tree is done.
     private var links: [PendingLink] = []
+    private var linksFollowed = 0
 
-    init(playlistsOnly: Bool, afterFolder: @escaping ([LibraryTrack]) -> Void) {
-        self.playlistsOnly = playlistsOnly
+    init(afterFolder: @escaping ([LibraryTrack]) -> Void) {
         self.afterFolder = afterFolder
     }
 
+    /// Walks `root` and what it links to. A root already walked (the playlists folder is
+    /// the music folder, or inside it) adds nothing.
     mutating func run(from root: String) {
         let id: FileID
         do {
@@ -38,12 +41,12 @@ struct LibraryWalk {
             problem(root, "cannot open folder: \(error)")
             return
         }
-        enteredFolders.insert(id)
+        guard enteredFolders.insert(id).inserted else { return }
         walk(root, id: id, ancestors: [], depth: 0)
-        var next = 0
-        while next < links.count {  // grows while linked folders are walked
-            follow(links[next])
-            next += 1
+        while linksFollowed < links.count {  // grows while linked folders are walked
+            let link = links[linksFollowed]
+            linksFollowed += 1
+            follow(link)
         }
     }
 
