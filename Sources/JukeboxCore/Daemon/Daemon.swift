@@ -6,8 +6,9 @@ import Glibc
 #endif
 
 /// `jukebox run`: the box. Starts the parts in dependency order (output, engine, player,
-/// inputs, library scan) and stops them in reverse on SIGTERM or SIGINT: the audio is
-/// stopped, the device closed and the terminal restored.
+/// inputs, library scan) and stops them in reverse on SIGTERM, SIGINT, SIGQUIT, SIGUSR1 or
+/// SIGUSR2: the audio is stopped, the device closed, the socket removed and the terminal
+/// restored. SIGHUP is logged and ignored until live reload exists; SIGPIPE is ignored.
 public final class Daemon: @unchecked Sendable {
     private let config: JukeboxConfig
     private let logger: Logger
@@ -19,6 +20,7 @@ public final class Daemon: @unchecked Sendable {
     private var server: ControlServer?
     private var signalSources: [DispatchSourceSignal] = []
     private let nowPlaying: NowPlayingLog
+    private var musicWatch: MusicFolderWatch?
 
     /// Exit when the queue ends (for benchmarks and tests), instead of waiting for more.
     private let exitWhenDone: Bool
@@ -34,6 +36,7 @@ public final class Daemon: @unchecked Sendable {
     /// Runs until a signal or `q`; does not return.
     public func run() -> Never {
         logger.info("jukebox starting", metadata: ["music": "\(config.library.musicDirectory)", "device": "\(config.audio.output.device)"])
+        handleSignals()
         let output = chooseOutput()
         let playerBox = PlayerBox()
         let log = logger
@@ -67,7 +70,6 @@ public final class Daemon: @unchecked Sendable {
 
         startInputs()
         startKeyboard()
-        handleSignals()
         scanLibrary()
         dispatchMain()
     }
@@ -85,42 +87,67 @@ public final class Daemon: @unchecked Sendable {
         return ALSAOutput(settings)
     }
 
+    /// Scans the library in the background. A `music_dir` that does not exist yet (a USB
+    /// stick not mounted) or holds no music is watched, and scanned again once music
+    /// arrives; with autoplay it then plays.
     private func scanLibrary() {
+        let music = config.library.musicDirectory
+        let watch = MusicFolderWatch(path: music)
+        musicWatch = watch
+        let logger = self.logger
+        let exit = exitWhenDone
+        DispatchQueue.global(qos: .utility).async { [self] in
+            let before = FolderSignature(of: music)
+            if before == nil, !exit {
+                logger.warning("music_dir \(music) does not exist yet; waiting for it")
+            } else if loadLibrary() || exit {
+                return
+            } else {
+                logger.notice("library: waiting for music to arrive in \(music)")
+            }
+            watch.start(scanned: before) { [self] in
+                logger.info("music_dir \(music) changed; scanning it")
+                return loadLibrary()
+            }
+        }
+    }
+
+    /// One scan, and the queue it gives; true when there is something to play.
+    private func loadLibrary() -> Bool {
         let library = config.library
         let autoplay = config.playback.autoplay
         let player = self.player!
         let logger = self.logger
         let exit = exitWhenDone
-        DispatchQueue.global(qos: .utility).async {
-            var started = false
-            let scan = LibraryScanner.scan(musicDirectory: library.musicDirectory, playlistsDirectory: library.playlistsDirectory) { first in
-                // Play at once; the full, sorted list follows when the scan ends.
-                // (A chosen playlist waits for the scan: its tracks may be anywhere.)
-                guard library.playlist.isEmpty else { return }
-                player.setTracks(first.map(\.path))
-                if autoplay { player.send(.play) }
-                started = true
-            }
-            for problem in scan.skipped { logger.warning("library: \(problem)") }
-            var queue = scan.tracks.map(\.path)
-            if !library.playlist.isEmpty {
-                if let chosen = scan.playlists.first(where: { $0.name == library.playlist }) {
-                    let playable = Set(queue.map(LibraryScanner.canonical))
-                    queue = chosen.entries.filter { playable.contains(LibraryScanner.canonical($0)) }
-                    let missing = chosen.entries.count - queue.count
-                    logger.info("playlist \(chosen.name): \(queue.count) tracks\(missing > 0 ? ", \(missing) not found or not playable" : "")")
-                } else {
-                    logger.warning("playlist \"\(library.playlist)\" not found; playing the whole library")
-                }
-            }
-            player.setTracks(queue)
-            logger.info("library: \(scan.tracks.count) tracks, \(scan.playlists.count) playlists, \(scan.skipped.count) skipped")
-            if queue.isEmpty {
-                logger.warning("library: no music found in \(library.musicDirectory)")
-                if exit { DispatchQueue.main.async { self.shutdown(reason: "nothing to play") } }
-            }
-            if autoplay, !started, !queue.isEmpty { player.send(.play) }
+        var started = false
+        let scan = LibraryScanner.scan(musicDirectory: library.musicDirectory, playlistsDirectory: library.playlistsDirectory) { first in
+            // Play at once; the full, sorted list follows when the scan ends.
+            // (A chosen playlist waits for the scan: its tracks may be anywhere.)
+            guard library.playlist.isEmpty else { return }
+            player.setTracks(first.map(\.path))
+            if autoplay { player.send(.play) }
+            started = true
         }
+        for problem in scan.skipped { logger.warning("library: \(problem)") }
+        var queue = scan.tracks.map(\.path)
+        if !library.playlist.isEmpty {
+            if let chosen = scan.playlists.first(where: { $0.name == library.playlist }) {
+                let playable = Set(queue.map(LibraryScanner.canonical))
+                queue = chosen.entries.filter { playable.contains(LibraryScanner.canonical($0)) }
+                let missing = chosen.entries.count - queue.count
+                logger.info("playlist \(chosen.name): \(queue.count) tracks\(missing > 0 ? ", \(missing) not found or not playable" : "")")
+            } else {
+                logger.warning("playlist \"\(library.playlist)\" not found; playing the whole library")
+            }
+        }
+        player.setTracks(queue)
+        logger.info("library: \(scan.tracks.count) tracks, \(scan.playlists.count) playlists, \(scan.skipped.count) skipped")
+        if queue.isEmpty {
+            logger.warning("library: no music found in \(library.musicDirectory)")
+            if exit { DispatchQueue.main.async { self.shutdown(reason: "nothing to play") } }
+        }
+        if autoplay, !started, !queue.isEmpty { player.send(.play) }
+        return !queue.isEmpty
     }
 
     private func startKeyboard() {
@@ -170,14 +197,30 @@ public final class Daemon: @unchecked Sendable {
         }
     }
 
+    /// Signals that stop the box cleanly, through the same path as `q`.
+    private static let stopSignals: [(number: Int32, name: String)] = [
+        (SIGTERM, "SIGTERM"), (SIGINT, "SIGINT"), (SIGQUIT, "SIGQUIT"), (SIGUSR1, "SIGUSR1"), (SIGUSR2, "SIGUSR2"),
+    ]
+
+    /// Signals arrive on the main queue, which runs only once start-up is done; their
+    /// default action (die, leaving the socket file behind) is turned off from the start.
+    /// A client that hangs up mid-reply must never kill the box: SIGPIPE is ignored and
+    /// the write reports EPIPE instead.
     private func handleSignals() {
-        for sig in [SIGTERM, SIGINT] {
-            signal(sig, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: sig, queue: .main)
-            source.setEventHandler { [weak self] in self?.shutdown(reason: sig == SIGTERM ? "SIGTERM" : "SIGINT") }
-            source.resume()
-            signalSources.append(source)
+        signal(SIGPIPE, SIG_IGN)
+        for (number, name) in Self.stopSignals {
+            watch(number) { [weak self] in self?.shutdown(reason: name) }
         }
+        let log = logger
+        watch(SIGHUP) { log.notice("SIGHUP: live reload is not supported yet; restart to apply config changes") }
+    }
+
+    private func watch(_ number: Int32, handler: @escaping @Sendable () -> Void) {
+        signal(number, SIG_IGN)
+        let source = DispatchSource.makeSignalSource(signal: number, queue: .main)
+        source.setEventHandler(handler: handler)
+        source.resume()
+        signalSources.append(source)
     }
 
     private func shutdown(reason: String) -> Never {

@@ -56,7 +56,7 @@ public enum LyricsLocator {
         for ext in [".lrc", ".LRC", ".Lrc"] {
             let candidate = String(base + ext)
             var st = stat()
-            if stat(candidate, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG { return candidate }
+            if FilePath.withCString(candidate, { stat($0, &st) }) == 0, (st.st_mode & S_IFMT) == S_IFREG { return candidate }
         }
         return nil
     }

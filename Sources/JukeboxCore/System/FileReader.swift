@@ -21,7 +21,7 @@ final class FileReader {
         // checked before anything reads, and blocking mode restored for regular files.
         let fd: Int32
         do {
-            fd = try systemCall { open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK) }
+            fd = try systemCall { FilePath.withCString(path) { open($0, O_RDONLY | O_CLOEXEC | O_NONBLOCK) } }
         } catch {
             throw MediaError.unreadable(path, error.description)
         }

@@ -1,0 +1,62 @@
+import Foundation
+
+/// `jukebox run` as a child process, for tests that poke it from outside (signals, a
+/// folder that appears later). Its log goes to a file so nothing blocks on a full pipe.
+final class RunningDaemon {
+    let socket: String
+    let logPath: String
+    private let process = Process()
+
+    init(name: String, config: String, musicDirectory: String) throws {
+        let fx = Fixtures.shared
+        socket = NSTemporaryDirectory() + "jukebox-\(name)-\(getpid()).sock"
+        logPath = fx.path("\(name).log")
+        _ = FileManager.default.createFile(atPath: logPath, contents: nil)
+        process.executableURL = URL(fileURLWithPath: Tools.jukebox)
+        process.arguments = ["run", "--config", config, "--music-dir", musicDirectory,
+                             "--device", "file:FILE=/dev/null,FORMAT=raw", "--socket", socket]
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
+        try process.run()
+    }
+
+    deinit {
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+    }
+
+    var isRunning: Bool { process.isRunning }
+    var log: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
+    var status: Int32 { process.terminationStatus }
+
+    func send(_ signal: Int32) { kill(process.processIdentifier, signal) }
+
+    /// `jukebox status` through the socket, or nil when it does not answer.
+    func statusReply() -> String? {
+        guard let out = try? Tools.run("timeout", ["10", Tools.jukebox, "status", "--socket", socket], check: false),
+              out.status == 0 else { return nil }
+        return out.text
+    }
+
+    /// `jukebox ctl ARGS...` through the socket, or nil when it does not answer.
+    func ctl(_ arguments: [String]) -> String? {
+        guard let out = try? Tools.run("timeout", ["10", Tools.jukebox, "ctl", "--socket", socket] + arguments, check: false),
+              out.status == 0 else { return nil }
+        return out.text
+    }
+
+    /// Polls `condition` every 100 ms for up to `seconds`; true once it holds.
+    func wait(seconds: Double, until condition: () -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if condition() { return true }
+            usleep(100_000)
+        }
+        return condition()
+    }
+
+    /// True once the process has ended, within `seconds`.
+    func waitForExit(seconds: Double) -> Bool {
+        wait(seconds: seconds) { !process.isRunning }
+    }
+}
