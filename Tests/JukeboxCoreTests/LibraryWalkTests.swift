@@ -155,10 +155,9 @@ import Testing
         #expect(LyricsLocator.sidecarPath(for: track.path).map(FilePath.bytes) == Array(root.utf8) + [0x2F] + Self.cafe + Array(".lrc".utf8))
     }
 
-    /// Needs the FLAC and MP3 decoders to read through FileReader's descriptor instead of
-    /// opening the path by name (libFLAC and libmpg123 are given the escaped String today).
-    @Test(.disabled("enable once FLACDecoder and MP3Decoder read through FileReader"))
-    func aLatin1NamedFLACAndMP3AreScannedOpenedAndDecoded() throws {
+    /// The FLAC and MP3 decoders read through FileReader's descriptor, so the name's
+    /// exact bytes reach open(2) and the C libraries never see the escaped String.
+    @Test func aLatin1NamedFLACAndMP3AreScannedOpenedAndDecoded() throws {
         let root = try folder("latin1-codecs")
         try copy("mono8k.flac", into: root, named: Self.cafe + Array(".flac".utf8))
         try copy("cbr.mp3", into: root, named: Self.cafe + Array(".mp3".utf8))

@@ -57,6 +57,8 @@ public final class ControlServer: @unchecked Sendable {
     private var thread: pthread_t?
     /// The refusal for max_connections has been logged since the server was last below it.
     private var warnedFull = false
+    /// An accept failure has been logged since the last one that worked.
+    private var warnedAcceptFailing = false
 
     /// Output a client has not read yet beyond which it is dropped.
     static let maximumPendingOutput = 4 << 20
@@ -188,8 +190,20 @@ public final class ControlServer: @unchecked Sendable {
     }
 
     private func accept(on listener: Int32, into clients: inout [Int32: ControlConnection]) {
-        let fd = Glibc.accept(listener, nil, nil)
-        guard fd >= 0 else { return }
+        let fd: Int32
+        do {
+            fd = try systemCall { Glibc.accept(listener, nil, nil) }
+        } catch where error == .wouldBlock || error == Errno(ECONNABORTED) {
+            return  // the client gave up before we got to it
+        } catch {
+            // Out of descriptors or memory: the listener stays readable, so pause rather
+            // than spin, and say so once until an accept works again.
+            if !warnedAcceptFailing { logger.warning("control: cannot accept a client (\(error)); retrying") }
+            warnedAcceptFailing = true
+            MonotonicClock.sleep(until: MonotonicClock.now() + 100_000_000)
+            return
+        }
+        warnedAcceptFailing = false
         Self.makeNonBlocking(fd)
         guard clients.count < limits.maximumConnections else {
             let refusal = Array("ACK [\(MPDProtocol.AckCode.system.rawValue)@0] {} too many clients (max_connections is \(limits.maximumConnections))\n".utf8)

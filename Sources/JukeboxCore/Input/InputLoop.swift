@@ -39,12 +39,17 @@ public final class InputLoop: @unchecked Sendable {
     }
 
     public func start() {
-        guard pipe(&wake) == 0 else {
-            logger.error("input: cannot make the input thread's wake-up pipe: \(Errno.current); buttons are not read")
+        do {
+            try systemCall { pipe(&wake) }
+        } catch {
+            logger.error("input: cannot make the input thread's wake-up pipe: \(error); buttons are not read")
             return
         }
-        uevents = UeventMonitor()
-        if uevents == nil { logger.notice("input: no kernel device announcements (\(Errno.current)); looking for new devices every 2 s") }
+        do {
+            uevents = try UeventMonitor()
+        } catch {
+            logger.notice("input: no kernel device announcements (\(error)); looking for new devices every 2 s")
+        }
         do {
             thread = try WorkerThread.start(name: "jukebox-input") { [self] in run() }
         } catch {

@@ -16,17 +16,25 @@ public final class UeventMonitor {
 
     public let fd: Int32
 
-    public init?() {
-        let fd = socket(AF_NETLINK, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), NETLINK_KOBJECT_UEVENT)
-        guard fd >= 0 else { return nil }
+    /// Throws when the socket cannot be had (no netlink in a container, say).
+    public init() throws(Errno) {
+        let fd = try systemCall {
+            socket(AF_NETLINK, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), NETLINK_KOBJECT_UEVENT)
+        }
         var address = sockaddr_nl()
         address.nl_family = UInt16(AF_NETLINK)
         address.nl_pid = 0
         address.nl_groups = 1  // kernel events
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_nl>.size)) }
+        do {
+            try withUnsafePointer(to: &address) { pointer throws(Errno) in
+                try pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { raw throws(Errno) in
+                    _ = try systemCall { bind(fd, raw, socklen_t(MemoryLayout<sockaddr_nl>.size)) }
+                }
+            }
+        } catch {
+            close(fd)
+            throw error
         }
-        guard bound == 0 else { close(fd); return nil }
         self.fd = fd
     }
 
