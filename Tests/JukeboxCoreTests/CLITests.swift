@@ -18,7 +18,7 @@ import Testing
         let reports = try #require(try JSONSerialization.jsonObject(with: out.stdout) as? [[String: Any]])
         #expect(reports.count == 3)
         let fields: Set = ["path", "ok", "error", "format", "sampleRate", "channels", "bitsPerSample", "durationSeconds",
-                           "title", "artist", "album", "trackNumber", "hasCover", "lyrics"]
+                           "title", "artist", "album", "trackNumber", "hasCover", "lyrics", "warnings"]
         for report in reports { #expect(Set(report.keys) == fields) }
         let flac = reports[0]
         #expect(flac["ok"] as? Bool == true)
@@ -35,6 +35,7 @@ import Testing
         #expect(Set(lyrics.keys) == ["source", "synced", "lineCount"])
         #expect(lyrics["source"] as? String == "embedded-synced")
         #expect(lyrics["lineCount"] as? Int == 2)
+        #expect(flac["warnings"] as? [String] == [])
         #expect(reports[1]["ok"] as? Bool == false)
         #expect((reports[1]["error"] as? String)?.isEmpty == false)
         #expect(reports[1]["format"] is NSNull)

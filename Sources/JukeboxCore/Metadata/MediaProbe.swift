@@ -1,50 +1,58 @@
 /// Everything known about one audio file without playing it: stream info, tags, cover
-/// and lyrics. Opening checks that the first audio decodes and that the end of the
-/// stream is reachable, so a truncated or empty-bodied file is reported as such.
+/// and lyrics. Probing follows playback's rule: a file whose first audio decodes is
+/// playable, and damage after that (a cut-off end, broken frames) is reported, not fatal.
 public struct ProbeResult: Sendable {
     public var path: String
     public var container: ContainerFormat
     public var info: StreamInfo
     public var metadata: TrackMetadata
     public var lyrics: Lyrics?
-    /// Non-fatal problems: a broken sidecar, damaged frames stepped over.
+    /// Non-fatal problems: a broken sidecar, damaged frames stepped over, a missing end.
     public var problems: [String]
 }
 
 public enum MediaProbe {
     public static func probe(_ path: String) throws -> ProbeResult {
         let decoder = try AudioFile.open(path)
-        try verifyDecodable(decoder)
-        var problems = decoder.warnings.messages
+        let damage = try checkPlayable(decoder)
+        var problems = decoder.warnings.messages + damage
         let lyrics = LyricsLocator.lyrics(forAudioAt: path, metadata: decoder.metadata, problems: &problems)
         return ProbeResult(path: path, container: decoder.container, info: decoder.info,
                            metadata: decoder.metadata, lyrics: lyrics, problems: problems)
     }
 
-    /// Decodes a little at the start and at the end.
-    static func verifyDecodable(_ decoder: any AudioDecoder) throws {
+    /// Throws only when the player could not play the file at all: no audio decodes at
+    /// its start. Returns what is wrong further on: an end that cannot be reached, or
+    /// audio that stops before the length the header promises.
+    static func checkPlayable(_ decoder: any AudioDecoder) throws -> [String] {
         let info = decoder.info
         let window = 4096
         var buffer = [UInt8](repeating: 0, count: window * info.bytesPerFrame)
         let first = try buffer.withUnsafeMutableBytes { try decoder.read(into: $0) }
         guard first > 0 else { throw MediaError.corrupt(decoder.path, "no decodable audio frames") }
+        let promised = format(info.durationSeconds)
         let tail = max(0, info.totalFrames - Int64(window))
         do {
             try decoder.seek(toFrame: tail)
         } catch {
-            throw MediaError.truncated(decoder.path, "the stream header promises \(format(info.durationSeconds)) but the end cannot be reached")
+            return ["truncated: the stream header promises \(promised) but the end cannot be reached; "
+                    + "plays until the audio stops"]
         }
         var got = 0
-        while true {
-            let n = try buffer.withUnsafeMutableBytes { try decoder.read(into: $0) }
-            if n == 0 { break }
-            got += n
+        do {
+            while true {
+                let n = try buffer.withUnsafeMutableBytes { try decoder.read(into: $0) }
+                if n == 0 { break }
+                got += n
+            }
+        } catch let error as MediaError {
+            return ["damaged near the end (\(error.reason)); plays until the audio stops"]
         }
         let expected = Int(info.totalFrames - tail)
         if got < expected {
-            throw MediaError.truncated(decoder.path, "audio stops \(expected - got) frames before the \(format(info.durationSeconds)) the header promises")
+            return ["truncated: the audio ends before the \(promised) the header promises"]
         }
-        try decoder.seek(toFrame: 0)
+        return []
     }
 
     static func format(_ seconds: Double) -> String {

@@ -16,7 +16,7 @@ public struct ProbeReport: Encodable, Sendable {
 
     enum Keys: String, CodingKey {
         case path, ok, error, format, sampleRate, channels, bitsPerSample, durationSeconds
-        case title, artist, album, trackNumber, hasCover, lyrics
+        case title, artist, album, trackNumber, hasCover, lyrics, warnings
     }
 
     enum LyricsKeys: String, CodingKey { case source, synced, lineCount }
@@ -45,5 +45,6 @@ public struct ProbeReport: Encodable, Sendable {
         } else {
             try c.encodeNil(forKey: .lyrics)
         }
+        try c.encode(probe?.problems ?? [], forKey: .warnings)
     }
 }
