@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import JukeboxCore
 
-/// Files that used to block or stall: FIFOs, and FLACs padded with gigabytes of zeros.
+/// Files that used to block or stall: FIFOs, and FLACs and MP3s padded with gigabytes of zeros.
 /// Every wait here is bounded and generous: a hang fails the test instead of the run.
 @Suite struct HostileFileTests {
     let fx = Fixtures.shared
@@ -107,6 +107,33 @@ import Testing
             #expect(Data(decoded) == reference)
             #expect(Data(tail) == reference.suffix(1000 * 4))
         }
+    }
+
+    /// An MP3 with no LAME info frame (cbr.mp3 without its first frame), padded to 4 GiB.
+    /// Its length must come from the frames, not from the file size: a seek towards an
+    /// invented end made libmpg123 read the zeros one byte per read(2), 45 s per 64 MiB.
+    @Test func zeroPaddedMP3WithoutInfoFrameHasItsRealLength() throws {
+        let whole = try fx.bytes("cbr.mp3")
+        let firstFrame = 417  // MPEG-1 layer III, 128 kbit/s, 44.1 kHz, no padding bit
+        #expect(whole.count > firstFrame && whole[firstFrame] == 0xFF)
+        let path = try fx.write("padded-noinfo.mp3", Array(whole.dropFirst(firstFrame)))
+        defer { unlink(path) }
+        #expect(truncate(path, 4 << 30) == 0)
+        nonisolated(unsafe) var seconds = 0.0
+        nonisolated(unsafe) var tailFrames = -1
+        nonisolated(unsafe) var failure: (any Error)?
+        #expect(Self.finishes(within: 60) {
+            do {
+                let decoder = try AudioFile.open(path)
+                seconds = decoder.info.durationSeconds
+                try decoder.seek(toFrame: decoder.info.totalFrames - 1000)
+                tailFrames = try decoder.readAll().count / decoder.info.bytesPerFrame
+            } catch { failure = error }
+        }, "decoding \(path)")
+        #expect(failure == nil)
+        #expect(seconds > 5.9 && seconds < 6.1, "length \(seconds) s")
+        #expect(tailFrames == 1000)
+        #expect(try Self.jukebox(["probe", path], killAfter: 60) == 0)
     }
 
     @Test func zeroPaddedFLACProbesPromptly() throws {

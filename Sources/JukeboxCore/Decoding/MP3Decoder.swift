@@ -9,9 +9,9 @@ import CMpg123
 /// - Gapless decoding is on, so encoder delay and padding (LAME/Xing info) are trimmed.
 /// - The output format is fixed to signed 16-bit at the stream's own rate and channel
 ///   count before the first frame is decoded, so libmpg123 never switches format midway.
-/// - The length is exact: from the Xing/LAME frame count when the encoder wrote one
-///   (libmpg123 reports it as accurate), otherwise from `mpg123_scan`, which reads every
-///   frame header once at open. Seeking is sample-accurate either way, since fuzzy
+/// - The length is exact: from the LAME info frame count when the encoder wrote one,
+///   otherwise from `mpg123_scan`, which reads every frame header once at open and stops
+///   where the audio does. Seeking is sample-accurate either way, since fuzzy
 ///   seeking is off: libmpg123 parses frame headers up to a target it has not indexed.
 final class MP3Decoder: AudioDecoder {
     var path: String { file.path }
@@ -63,12 +63,12 @@ final class MP3Decoder: AudioDecoder {
                                     Int32(MPG123_ENC_SIGNED_16.rawValue)), "fixing the output format")
         }
         try check(mpg123_open_fd(handle, reader.fd), "opening")
-        if exactLength, !Self.lengthIsExact(handle) { try check(mpg123_scan(handle), "scanning frames") }
-
         var rate = 0
         var channels: Int32 = 0
         var encoding: Int32 = 0
+        // Reads the first frame, and with it any Xing/LAME header.
         try check(mpg123_getformat(handle, &rate, &channels, &encoding), "reading the stream format")
+        if exactLength, !Self.hasEncoderFrameCount(handle) { try check(mpg123_scan(handle), "scanning frames") }
         let length = mpg123_length(handle)
         guard length > 0 else { throw MediaError.corrupt(path, "no decodable MPEG audio frames") }
         info = try StreamInfo(sampleRate: rate, channels: Int(channels), sampleFormat: .s16,
@@ -76,12 +76,15 @@ final class MP3Decoder: AudioDecoder {
         metadata = readMetadata()
     }
 
-    /// Whether libmpg123 already knows the exact length (a Xing/LAME frame count), so the
-    /// whole-file scan, which doubles the reads of a file played once, can be skipped.
-    private static func lengthIsExact(_ handle: OpaquePointer) -> Bool {
-        var accurate = 0
+    /// Whether the first frame was a LAME info header, whose frame count gives the exact
+    /// length, so the whole-file scan, which doubles the reads of a file played once, can
+    /// be skipped. (MPG123_ACCURATE does not say this: it is about positions, and is 1 even
+    /// while the length is a guess from the file size. That guess, for a file followed by
+    /// megabytes of zeros, sent seeks into the zeros, which libmpg123 reads a byte at a time.)
+    private static func hasEncoderFrameCount(_ handle: OpaquePointer) -> Bool {
+        var delay = -1
         var ignored = 0.0
-        return mpg123_getstate2(handle, Int32(MPG123_ACCURATE.rawValue), &accurate, &ignored) == MPG123_OK.rawValue && accurate == 1
+        return mpg123_getstate2(handle, Int32(MPG123_ENC_DELAY.rawValue), &delay, &ignored) == MPG123_OK.rawValue && delay >= 0
     }
 
     deinit {
