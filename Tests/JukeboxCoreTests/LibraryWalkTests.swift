@@ -141,6 +141,13 @@ import Testing
         #expect(FilePath.displayed(FilePath.decode(Array("\u{10FE80}".utf8))) == "\u{10FE80}")
     }
 
+    /// Logs show such a name with U+FFFD, never the private-use scalars that carry its
+    /// bytes, and stay one line per event.
+    @Test func logLinesShowOddBytesAsReplacementCharacters() {
+        let message = "cannot read \(FilePath.decode(Self.cafe)).flac:\nbroken"
+        #expect(message.asLogText == "cannot read caf\u{FFFD}.flac: broken")
+    }
+
     @Test func aLatin1NamedFileIsScannedOpenedAndDecoded() throws {
         let root = try folder("latin1")
         try copy("mono8k.wav", into: root, named: Self.cafe + Array(".wav".utf8))

@@ -36,7 +36,7 @@ public struct StderrLogHandler: LogHandler {
         var fields = metadata
         if let extra = event.metadata { fields.merge(extra) { $1 } }
         let suffix = fields.isEmpty ? "" : " " + fields.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
-        let text = "\(event.message)\(suffix)".replacingNewlinesForLog
+        let text = "\(event.message)\(suffix)".asLogText
         let line: String
         switch style {
         case .journal:
@@ -71,8 +71,9 @@ public struct StderrLogHandler: LogHandler {
 }
 
 extension String {
-    /// One event, one line: journald and grep both depend on it.
-    var replacingNewlinesForLog: String {
-        String(unicodeScalars.map { $0 == "\n" || $0 == "\r" ? " " : Character($0) })
+    /// One event, one line: journald and grep both depend on it. File names that are not
+    /// UTF-8 appear with U+FFFD where their odd bytes are (see `FilePath`).
+    var asLogText: String {
+        String(FilePath.displayed(self).unicodeScalars.map { $0 == "\n" || $0 == "\r" ? " " : Character($0) })
     }
 }
