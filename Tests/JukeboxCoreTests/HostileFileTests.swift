@@ -54,6 +54,17 @@ import Testing
         #expect(try Self.jukebox(["decode", path, "-o", "/dev/null"], killAfter: 30) == 1)
     }
 
+    @Test func fifoIsRefusedAsConfigAndAsLyrics() throws {
+        let config = try fifo("hostile-config.toml")
+        defer { release(config) }
+        #expect(throws: ConfigError.self) { try ConfigLoader.load(path: config) }
+        let status = try Self.jukebox(["run", "--config", config, "--music-dir", fx.path(""), "--socket", fx.path("fifo.sock")], killAfter: 30)
+        #expect(status != nil && status != 0)
+        let lyrics = try fifo("hostile-lyrics.lrc")
+        defer { release(lyrics) }
+        #expect(try Self.jukebox(["lyrics", lyrics], killAfter: 30) == 1)
+    }
+
     @Test func fifoIsRefusedInProcess() throws {
         let path = try fifo("hostile-inprocess.lrc")
         defer { release(path) }

@@ -6,7 +6,8 @@ public struct ConfigError: Error, CustomStringConvertible, Equatable {
     public var line: Int
     public var column: Int
     public var reason: String
-    public var description: String { "\(path):\(line):\(column): \(reason)" }
+    /// `path:line:column: reason`, or `path: reason` for the file as a whole (line 0).
+    public var description: String { line > 0 ? "\(path):\(line):\(column): \(reason)" : "\(path): \(reason)" }
 }
 
 /// Reads `jukebox.toml`. Syntax comes from TOMLKit; this checks meaning: unknown
