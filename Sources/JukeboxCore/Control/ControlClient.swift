@@ -57,11 +57,7 @@ public final class ControlClient {
         var timeout = timeval(tv_sec: whole, tv_usec: Int((timeoutSeconds - Double(whole)) * 1_000_000))
         setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         do {
-            try withUnsafePointer(to: &address) { pointer throws(Errno) in
-                try pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { raw throws(Errno) in
-                    _ = try systemCall { connect(fd, raw, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-                }
-            }
+            try socketAddressCall(&address) { connect(fd, $0, $1) }
         } catch {
             close(fd)
             throw error == .wouldBlock ? .noAnswer(path: socketPath, seconds: timeoutSeconds) : .cannotConnect(path: socketPath, error)

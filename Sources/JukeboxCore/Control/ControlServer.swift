@@ -340,11 +340,7 @@ public final class ControlServer: @unchecked Sendable {
         defer { close(fd) }
         makeNonBlocking(fd)
         do {
-            try withUnsafePointer(to: &address) { pointer throws(Errno) in
-                try pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { raw throws(Errno) in
-                    _ = try systemCall { connect(fd, raw, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-                }
-            }
+            try socketAddressCall(&address) { connect(fd, $0, $1) }
             return true
         } catch {
             return !(error == .connectionRefused || error == .noEntry)
@@ -371,11 +367,7 @@ public final class ControlServer: @unchecked Sendable {
         var yes: Int32 = 1
         if family == AF_INET { setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size)) }
         do {
-            try withUnsafePointer(to: &address) { pointer throws(Errno) in
-                try pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { raw throws(Errno) in
-                    _ = try systemCall { bind(fd, raw, socklen_t(MemoryLayout<Address>.size)) }
-                }
-            }
+            try socketAddressCall(&address) { bind(fd, $0, $1) }
             try systemCall { listen(fd, 64) }
         } catch {
             close(fd)

@@ -48,3 +48,15 @@ public func systemCall<Pointer>(
         throw error
     }
 }
+
+/// `bind` or `connect` (any call taking a `sockaddr` and its length) on a concrete
+/// address such as `sockaddr_un`, through `systemCall`.
+public func socketAddressCall<Address>(
+    _ address: inout Address, _ call: (UnsafePointer<sockaddr>, socklen_t) -> Int32
+) throws(Errno) {
+    try withUnsafePointer(to: &address) { pointer throws(Errno) in
+        try pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { raw throws(Errno) in
+            _ = try systemCall { call(raw, socklen_t(MemoryLayout<Address>.size)) }
+        }
+    }
+}

@@ -26,11 +26,7 @@ public final class UeventMonitor {
         address.nl_pid = 0
         address.nl_groups = 1  // kernel events
         do {
-            try withUnsafePointer(to: &address) { pointer throws(Errno) in
-                try pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { raw throws(Errno) in
-                    _ = try systemCall { bind(fd, raw, socklen_t(MemoryLayout<sockaddr_nl>.size)) }
-                }
-            }
+            try socketAddressCall(&address) { bind(fd, $0, $1) }
         } catch {
             close(fd)
             throw error
