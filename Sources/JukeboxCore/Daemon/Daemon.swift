@@ -44,6 +44,8 @@ public final class Daemon: @unchecked Sendable {
         engine = AudioEngine(output: output) { event in
             switch event {
             case .warning(let text): log.notice("\(text)")
+            case .underrun(let total):
+                log.warning("output: underrun: the device ran dry and the sound dropped out (\(total) since start)")
             case .commandApplied(let command, let postedAt, let audibleAt):
                 log.debug("\(command) took effect on the output \(InputActionLog.milliseconds(audibleAt - postedAt)) ms after it was asked for")
                 actions.applied(command, postedAt: postedAt, audibleAt: audibleAt)

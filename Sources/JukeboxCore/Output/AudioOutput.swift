@@ -38,6 +38,8 @@ public protocol AudioOutput: AnyObject {
     func nanosecondsUntilWritable() -> UInt64
     /// Writes whole frames, blocking until the device has room; recovers underruns.
     func write(_ frames: UnsafeRawBufferPointer) throws
+    /// Underruns recovered since the output was made: each one is a dropout the listener heard.
+    var underruns: Int { get }
     /// Frames written but not yet heard.
     func delay() -> Int
     /// Takes back up to `frames` written but unplayed frames; returns how many it took.
@@ -47,6 +49,11 @@ public protocol AudioOutput: AnyObject {
     /// Plays out what is queued.
     func drain()
     func close()
+}
+
+extension AudioOutput {
+    /// Outputs that pace themselves (the null sink, files) never run dry.
+    public var underruns: Int { 0 }
 }
 
 public enum OutputError: Error, Equatable, CustomStringConvertible {

@@ -21,6 +21,9 @@ public enum EngineEvent: Sendable {
     case finished
     /// The output failed; playback stopped at `frame` of `token`.
     case outputFailed(error: String)
+    /// The output ran dry and the listener heard a dropout; `total` counts them since start.
+    /// Reported at most every 10 s.
+    case underrun(total: Int)
     /// A recoverable problem (a damaged frame) worth a log line.
     case warning(String)
     /// A pause, resume, seek, stop, start or volume change took effect on the output: asked

@@ -35,6 +35,7 @@ final class OutputWorker: @unchecked Sendable {  // confined to the audio thread
     /// When the last interrupt began, and how long after that its fade began to sound.
     private var interruptStartedAt: UInt64 = 0
     private var audibleAfterNanoseconds: UInt64 = 0
+    private var dropouts = DropoutReport()
 
     init(engine: AudioEngine) { self.engine = engine }
 
@@ -210,6 +211,9 @@ final class OutputWorker: @unchecked Sendable {  // confined to the audio thread
             return
         }
         remember(data)
+        if let total = dropouts.due(total: output.underruns, now: MonotonicClock.now()) {
+            engine.onEvent(.underrun(total: total))
+        }
         if let (command, postedAt) = awaitingAudio {
             applied(command, postedAt, audibleAt: MonotonicClock.now())
             awaitingAudio = nil

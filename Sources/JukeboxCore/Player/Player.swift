@@ -339,7 +339,7 @@ public final class Player: @unchecked Sendable {
         case .outputFailed(let error):
             lastError = error
             state = .error
-        case .warning, .commandApplied:
+        case .warning, .underrun, .commandApplied:
             break
         }
         notify()

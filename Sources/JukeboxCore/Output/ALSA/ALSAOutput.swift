@@ -36,6 +36,7 @@ public final class ALSAOutput: AudioOutput {
     public var name: String { settings.device }
     public private(set) var negotiated = "not configured"
     public private(set) var periodFrames = 0
+    public private(set) var underruns = 0
     private var pcm: OpaquePointer?
     private var format: OutputFormat?
     private var bytesPerFrame = 0
@@ -143,6 +144,7 @@ public final class ALSAOutput: AudioOutput {
     private func recover(_ code: Int32) throws {
         switch -code {
         case EPIPE:  // underrun
+            underruns += 1
             try ALSAStatus.check(snd_pcm_prepare(pcm), name, "cannot recover from an underrun")
         case ESTRPIPE:  // suspended
             var status = snd_pcm_resume(pcm)
