@@ -16,7 +16,7 @@ struct RunCommand: ParsableCommand {
     @Option(help: "Control socket path, instead of the configured one.")
     var socket: String?
 
-    @Option(help: "ALSA device, instead of the configured one.")
+    @Option(help: "ALSA device, instead of the configured one (or list).")
     var device: String?
 
     @Flag(help: "Exit when the queue has played out (for tests and benchmarks).")
@@ -45,7 +45,10 @@ struct RunCommand: ParsableCommand {
             settings.library.playlistsDirectory = musicDir
         }
         if let socket { settings.control.socketPath = socket }
-        if let device { settings.audio.output.device = device }
+        if let device {
+            settings.audio.output.device = device
+            settings.audio.devices = [device]
+        }
         Daemon(config: settings, logger: logger, exitWhenDone: exitWhenDone).run()
     }
 }

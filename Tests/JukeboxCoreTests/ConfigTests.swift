@@ -45,6 +45,24 @@ import Testing
         #expect(c.control.tcpPort == 6600)
     }
 
+    @Test func audioRoute() throws {
+        let c = try parse("""
+            [audio]
+            devices = ["hw:CARD=DAC,DEV=0", "hw:CARD=Headphones,DEV=0"]
+            on_output_lost = "continue"
+            resume_on_reconnect = false
+            """)
+        #expect(c.audio.devices == ["hw:CARD=DAC,DEV=0", "hw:CARD=Headphones,DEV=0"])
+        #expect(c.audio.output.device == "hw:CARD=DAC,DEV=0")
+        #expect(c.audio.onOutputLost == .continue)
+        #expect(!c.playback.player.resumeOnReconnect)
+        #expect(try parse("[audio]\ndevice = \"hw:CARD=DAC\"").audio.devices == ["hw:CARD=DAC"])
+        #expect(error("[audio]\ndevice = \"a\"\ndevices = [\"b\"]")?.description.contains("either device or devices") == true)
+        #expect(error("[audio]\ndevices = []")?.description == "j.toml:2:1: devices is empty; name at least one device, such as \"default\"")
+        #expect(error("[audio]\ndevices = [1]")?.description.contains("strings in quotes") == true)
+        #expect(error("[audio]\non_output_lost = \"stop\"")?.description.contains("\"pause\" or \"continue\"") == true)
+    }
+
     @Test func syntaxErrorsAreLocated() {
         let e = error("[playback]\nautoplay = tru\n")
         #expect(e?.line == 2)

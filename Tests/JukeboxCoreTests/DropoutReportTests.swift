@@ -7,10 +7,10 @@ final class RunsDryOutput: AudioOutput, @unchecked Sendable {
     var negotiated: String { name }
     var periodFrames: Int { 441 }
     private(set) var underruns = 0
-    func configure(_ format: OutputFormat) throws {}
+    func configure(_ format: OutputFormat) throws(OutputError) {}
     func writableFrames() -> Int { 4096 }
     func nanosecondsUntilWritable() -> UInt64 { 0 }
-    func write(_ frames: UnsafeRawBufferPointer) throws { underruns += 1 }
+    func write(_ frames: UnsafeRawBufferPointer) throws(OutputError) { underruns += 1 }
     func delay() -> Int { 0 }
     func rewind(_ frames: Int) -> Int { 0 }
     func dropAndPrepare() {}

@@ -16,10 +16,10 @@ final class RecordingOutput: AudioOutput, @unchecked Sendable {
     var steps: [Step] { lock.withLock { _steps } }
     func data(_ format: OutputFormat) -> Data { lock.withLock { _data[format] ?? Data() } }
 
-    func configure(_ format: OutputFormat) throws { lock.withLock { _steps.append(.configure(format)); self.format = format } }
+    func configure(_ format: OutputFormat) throws(OutputError) { lock.withLock { _steps.append(.configure(format)); self.format = format } }
     func writableFrames() -> Int { 4096 }
     func nanosecondsUntilWritable() -> UInt64 { 0 }
-    func write(_ frames: UnsafeRawBufferPointer) throws { lock.withLock { _data[format!, default: Data()].append(contentsOf: frames) } }
+    func write(_ frames: UnsafeRawBufferPointer) throws(OutputError) { lock.withLock { _data[format!, default: Data()].append(contentsOf: frames) } }
     func delay() -> Int { 0 }
     func rewind(_ frames: Int) -> Int { 0 }
     func dropAndPrepare() { lock.withLock { _steps.append(.drop) } }

@@ -253,3 +253,60 @@ extension Player {
         _ = status
     }
 }
+
+@Suite struct PlayerOutputLossTests {
+    let info = StreamInfo(sampleRate: 1000, channels: 2, sampleFormat: .s16, totalFrames: 60_000)
+
+    func playing(_ configure: (inout Player.Settings) -> Void = { _ in }) -> (Player, FakeEngine) {
+        var settings = Player.Settings()
+        configure(&settings)
+        let engine = FakeEngine()
+        let player = Player(engine: engine, settings: settings)
+        player.setTracks(["/music/0.flac", "/music/1.flac"])
+        player.perform(.play)
+        _ = player.status
+        let token = engine.lastPlayToken!
+        player.engineEvent(.trackOpened(token: token, info: info, metadata: TrackMetadata()))
+        engine.snapshot = EngineSnapshot(state: .playing, token: token, frame: 1500, sampleRate: 1000)
+        player.engineEvent(.trackStarted(token: token))
+        return (player, engine)
+    }
+
+    @Test func aLostDevicePausesWithTheReasonAndItsReturnResumes() {
+        let (player, engine) = playing()
+        player.engineEvent(.outputLost(.disconnected(device: "hw:CARD=DAC")))
+        let lost = player.status
+        #expect(lost.state == .paused)
+        #expect(lost.lastError == "output lost: hw:CARD=DAC")
+        #expect(lost.elapsed == 1.5)  // the place is kept
+        player.engineEvent(.outputReturned(device: "hw:CARD=DAC"))
+        #expect(player.status.state == .playing)
+        #expect(player.status.lastError == nil)
+        #expect(engine.calls.last == .resume)
+    }
+
+    @Test func pausedOnPurposeStaysPausedWhenTheDeviceReturns() {
+        let (player, engine) = playing()
+        player.perform(.pause)
+        player.engineEvent(.outputLost(.disconnected(device: "dac")))
+        player.engineEvent(.outputReturned(device: "dac"))
+        #expect(player.status.state == .paused)
+        #expect(engine.calls.last == .pause)
+    }
+
+    @Test func aPauseWhileWaitingMeansStayPaused() {
+        let (player, _) = playing()
+        player.engineEvent(.outputLost(.absent(device: "dac")))
+        #expect(player.status.lastError == "waiting for dac")
+        player.perform(.pause)
+        player.engineEvent(.outputReturned(device: "dac"))
+        #expect(player.status.state == .paused)
+    }
+
+    @Test func resumeOnReconnectOffKeepsItPaused() {
+        let (player, _) = playing { $0.resumeOnReconnect = false }
+        player.engineEvent(.outputLost(.disconnected(device: "dac")))
+        player.engineEvent(.outputReturned(device: "dac"))
+        #expect(player.status.state == .paused)
+    }
+}

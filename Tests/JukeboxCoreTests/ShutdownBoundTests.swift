@@ -10,10 +10,10 @@ final class WedgedOutput: AudioOutput, @unchecked Sendable {
     var negotiated: String { "wedged" }
     var periodFrames: Int { 441 }
 
-    func configure(_ format: OutputFormat) throws {}
+    func configure(_ format: OutputFormat) throws(OutputError) {}
     func writableFrames() -> Int { 4096 }
     func nanosecondsUntilWritable() -> UInt64 { 0 }
-    func write(_ frames: UnsafeRawBufferPointer) throws {
+    func write(_ frames: UnsafeRawBufferPointer) throws(OutputError) {
         entered.signal()
         release.wait()
         release.signal()  // once released, every later write returns too

@@ -83,9 +83,26 @@ public enum ConfigLoader {
             }
             if let t = try section("audio") {
                 let s = "audio"
-                try allow(t, s, ["device", "allow_conversion", "buffer_ms", "period_ms"])
+                try allow(t, s, ["device", "devices", "allow_conversion", "buffer_ms", "period_ms", "resume_on_reconnect", "on_output_lost"])
                 var o = c.audio.output
                 o.device = try string(t, s, "device") ?? o.device
+                if t["devices"] != nil, t["device"] != nil {
+                    throw error(s, "devices", "set either device or devices, not both (devices is the ordered list; device one of them)")
+                }
+                if let list = try strings(t, s, "devices") {
+                    guard !list.isEmpty else { throw error(s, "devices", "devices is empty; name at least one device, such as \"default\"") }
+                    c.audio.devices = list
+                    o.device = list[0]
+                } else {
+                    c.audio.devices = [o.device]
+                }
+                c.playback.player.resumeOnReconnect = try bool(t, s, "resume_on_reconnect") ?? c.playback.player.resumeOnReconnect
+                if let policy = try string(t, s, "on_output_lost") {
+                    guard let p = OutputLossPolicy(rawValue: policy) else {
+                        throw error(s, "on_output_lost", "on_output_lost is \"\(policy)\"; it must be \"pause\" or \"continue\"")
+                    }
+                    c.audio.onOutputLost = p
+                }
                 o.allowConversion = try bool(t, s, "allow_conversion") ?? o.allowConversion
                 o.bufferMilliseconds = try int(t, s, "buffer_ms", 20...2000) ?? o.bufferMilliseconds
                 o.periodMilliseconds = try int(t, s, "period_ms", 2...100) ?? o.periodMilliseconds
@@ -131,6 +148,15 @@ public enum ConfigLoader {
             guard let v = t[key] else { return nil }
             guard let text = v.string else { throw error(s, key, "\(key) must be a string in quotes") }
             return text
+        }
+
+        func strings(_ t: TOMLTable, _ s: String, _ key: String) throws -> [String]? {
+            guard let v = t[key] else { return nil }
+            guard let array = v.array else { throw error(s, key, "\(key) must be a list of strings, such as [\"hw:CARD=DAC\", \"default\"]") }
+            return try array.map { item in
+                guard let text = item.string else { throw error(s, key, "\(key) must hold strings in quotes") }
+                return text
+            }
         }
 
         func bool(_ t: TOMLTable, _ s: String, _ key: String) throws -> Bool? {

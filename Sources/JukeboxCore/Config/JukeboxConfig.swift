@@ -18,7 +18,11 @@ public struct JukeboxConfig: Sendable, Equatable {
     }
 
     public struct Audio: Sendable, Equatable {
+        /// Settings every device is opened with; `device` is the first choice.
         public var output = ALSAOutput.Settings()
+        /// The devices to play to, most preferred first.
+        public var devices = ["default"]
+        public var onOutputLost = OutputLossPolicy.pause
     }
 
     public struct Control: Sendable, Equatable {

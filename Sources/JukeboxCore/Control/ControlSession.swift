@@ -240,6 +240,8 @@ public final class ControlSession {
             out += "elapsed: \(format3(s.elapsed))\nduration: \(format3(s.duration))\n"
             if let info = s.info { out += "audio: \(info.sampleRate):\(info.sampleFormat.bitsPerSample):\(info.channels)\n" }
         }
+        // Not MPD's: where the audio goes (clients skip keys they do not know).
+        out += "output: \(MPDProtocol.value(s.route.description))\n"
         if let error = s.lastError { out += "error: \(MPDProtocol.value(error))\n" }
         return out
     }

@@ -16,6 +16,7 @@ public final class Daemon: @unchecked Sendable {
     private var player: Player!
     private var keyboard: KeyboardInput?
     private var inputs: InputLoop?
+    private var hotplug: HotplugMonitor?
     private let actionLog: InputActionLog
     private var server: ControlServer?
     private var signalSources: [DispatchSourceSignal] = []
@@ -37,13 +38,21 @@ public final class Daemon: @unchecked Sendable {
     public func run() -> Never {
         logger.info("jukebox starting", metadata: ["music": "\(config.library.musicDirectory)", "device": "\(config.audio.output.device)"])
         handleSignals()
-        let output = chooseOutput()
+        let route = chooseRoute()
         let playerBox = PlayerBox()
         let log = logger
         let actions = actionLog
-        engine = AudioEngine(output: output) { event in
+        var engineSettings = AudioEngine.Settings()
+        engineSettings.onOutputLost = config.audio.onOutputLost
+        engine = AudioEngine(route: route, settings: engineSettings) { event in
             switch event {
             case .warning(let text): log.notice("\(text)")
+            case .outputLost(let error):
+                log.warning("output: \(error.isGone ? "lost" : "cannot play"): \(error); paused until a device is back")
+            case .outputReturned(let device):
+                log.notice("output: \(device) is back")
+            case .outputFailed(let error):
+                log.error("output: \(error)")
             case .underrun(let total):
                 log.warning("output: underrun: the device ran dry and the sound dropped out (\(total) since start)")
             case .commandApplied(let command, let postedAt, let audibleAt):
@@ -71,22 +80,39 @@ public final class Daemon: @unchecked Sendable {
         }
 
         startInputs()
+        startHotplug()
         startKeyboard()
         scanLibrary()
         dispatchMain()
     }
 
-    /// The configured ALSA device; on a machine with no sound card at all, a null sink
-    /// paced in real time, so the rest of the box still works and shows it.
-    private func chooseOutput() -> AudioOutput {
-        let settings = config.audio.output
-        if ALSAOutput.canOpen(settings.device) { return ALSAOutput(settings) }
-        if !ALSAOutput.machineHasSoundCard {
-            logger.warning("no sound card: \(settings.device) cannot be opened, so audio goes to a silent sink paced in real time")
-            return NullOutput()
+    /// The configured ALSA devices, in order. Only when none is configured beyond
+    /// "default" and the machine has no sound card at all (a PC trying the demo) does audio
+    /// go to a null sink paced in real time, so the rest of the box still works and shows
+    /// it. A named device that is absent (a DAC switched off) is waited for.
+    private func chooseRoute() -> OutputRoute {
+        let audio = config.audio
+        if audio.devices == ["default"], !ALSAOutput.machineHasSoundCard {
+            logger.warning("no sound card: default cannot be opened, so audio goes to a silent sink paced in real time")
+            return OutputRoute(fixed: NullOutput())
         }
-        logger.warning("\(settings.device) cannot be opened now; playback will report the error")
-        return ALSAOutput(settings)
+        let route = OutputRoute.alsa(audio.devices, settings: audio.output)
+        if route.firstPresent() == nil {
+            logger.warning("waiting for \(audio.devices.joined(separator: " or ")): not present now; playing as soon as it appears")
+        }
+        return route
+    }
+
+    /// Sound cards and input devices coming and going, announced by the kernel.
+    private func startHotplug() {
+        let engine = self.engine!
+        let inputs = self.inputs
+        let monitor = HotplugMonitor(logger: logger, subscribers: [
+            { events in if events.contains(where: { $0.subsystem == "sound" }) { engine.devicesChanged() } },
+            { events in inputs?.devicesAnnounced(events) },
+        ])
+        monitor.start()
+        hotplug = monitor
     }
 
     /// Scans the library in the background. A `music_dir` that does not exist yet (a USB
@@ -228,6 +254,7 @@ public final class Daemon: @unchecked Sendable {
     private func shutdown(reason: String) -> Never {
         logger.info("stopping (\(reason))")
         keyboard?.restore()
+        hotplug?.stop()
         inputs?.stop()
         server?.stop()
         // Bounded, then forced: a thread stuck in a kernel call must not keep the box from

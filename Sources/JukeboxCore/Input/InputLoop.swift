@@ -4,8 +4,8 @@ import Logging
 import Glibc
 #endif
 
-/// The input thread: one poll loop over every GPIO line's event descriptor, every evdev
-/// device and the kernel's device announcements. Edges read in one wake-up are applied in
+/// The input thread: one poll loop over every GPIO line's event descriptor and every evdev
+/// device; the hotplug monitor wakes it when a device is announced. Edges read in one wake-up are applied in
 /// kernel-timestamp order; debounce and gesture deadlines set the poll timeout. Each
 /// action goes to `onAction`, which hands it to the player and returns at once: nothing
 /// here waits for the player or the audio thread.
@@ -13,7 +13,6 @@ public final class InputLoop: @unchecked Sendable {
     private let hardware: [InputHardware]
     private let logger: Logger
     private let onAction: @Sendable (InputAction) -> Void
-    private var uevents: UeventMonitor?
     private var wake: [Int32] = [-1, -1]
     private var thread: pthread_t?
     /// While something configured is missing, look again this often even without an announcement.
@@ -46,20 +45,25 @@ public final class InputLoop: @unchecked Sendable {
             return
         }
         do {
-            uevents = try UeventMonitor()
-        } catch {
-            logger.notice("input: no kernel device announcements (\(error)); looking for new devices every 2 s")
-        }
-        do {
             thread = try WorkerThread.start(name: "jukebox-input") { [self] in run() }
         } catch {
             logger.error("input: cannot start the input thread: \(error); buttons are not read")
         }
     }
 
+    /// For the hotplug monitor: an input device or GPIO chip may have appeared.
+    public func devicesAnnounced(_ events: [UeventMonitor.Uevent]) {
+        guard thread != nil, events.contains(where: { ($0.subsystem == "input" || $0.subsystem == "gpio") && $0.action == "add" }) else { return }
+        var byte = Self.wakeToRescan
+        _ = write(wake[1], &byte, 1)
+    }
+
+    private static let wakeToStop: UInt8 = 1
+    private static let wakeToRescan: UInt8 = 2
+
     public func stop() {
         guard let thread else { return }
-        var byte: UInt8 = 1
+        var byte = Self.wakeToStop
         _ = write(wake[1], &byte, 1)
         pthread_join(thread, nil)
         self.thread = nil
@@ -74,7 +78,6 @@ public final class InputLoop: @unchecked Sendable {
         var lookAgainAt: UInt64?
         while true {
             var fds = [pollfd(fd: wake[0], events: Int16(POLLIN), revents: 0)]
-            if let uevents { fds.append(pollfd(fd: uevents.fd, events: Int16(POLLIN), revents: 0)) }
             for h in hardware { fds += h.descriptors.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) } }
             let waiting = hardware.contains { $0.waiting }
             let deadlines = hardware.flatMap { $0.units.compactMap(\.deadline) } + (waiting ? [nextRetry] : []) + [lookAgainAt].compactMap { $0 }
@@ -90,15 +93,19 @@ public final class InputLoop: @unchecked Sendable {
                 return
             }
             let woke = MonotonicClock.now()
-            if fds[0].revents != 0 { logger.debug("input: stopped"); return }
+            var rescan = false
+            if fds[0].revents != 0 {
+                var byte: UInt8 = 0
+                if read(wake[0], &byte, 1) == 1, byte == Self.wakeToRescan {
+                    rescan = true
+                } else {
+                    logger.debug("input: stopped")
+                    return
+                }
+            }
             var actions: [InputAction] = []
             var batch: [PendingEdge] = []
-            var rescan = false
             for fd in fds.dropFirst() where fd.revents != 0 {
-                if let uevents, fd.fd == uevents.fd {
-                    rescan = uevents.read().contains { ($0.subsystem == "input" || $0.subsystem == "gpio") && $0.action == "add" } || rescan
-                    continue
-                }
                 for h in hardware where h.descriptors.contains(fd.fd) {
                     actions += h.readable(fd.fd, now: woke, batch: &batch)
                 }

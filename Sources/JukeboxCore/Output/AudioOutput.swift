@@ -29,7 +29,7 @@ public protocol AudioOutput: AnyObject {
     var periodFrames: Int { get }
 
     /// Sets the device up for `format`, reopening it if it was set up for another.
-    func configure(_ format: OutputFormat) throws
+    func configure(_ format: OutputFormat) throws(OutputError)
     /// Frames the device can take now without blocking (at least one period is always
     /// allowed: writing it blocks for at most one period).
     func writableFrames() -> Int
@@ -37,7 +37,9 @@ public protocol AudioOutput: AnyObject {
     /// long where it can be woken, so a command does not wait behind a blocked write.
     func nanosecondsUntilWritable() -> UInt64
     /// Writes whole frames, blocking until the device has room; recovers underruns.
-    func write(_ frames: UnsafeRawBufferPointer) throws
+    func write(_ frames: UnsafeRawBufferPointer) throws(OutputError)
+    /// The device went away while open (its card was unplugged).
+    var isDisconnected: Bool { get }
     /// Underruns recovered since the output was made: each one is a dropout the listener heard.
     var underruns: Int { get }
     /// Frames written but not yet heard.
@@ -54,21 +56,6 @@ public protocol AudioOutput: AnyObject {
 extension AudioOutput {
     /// Outputs that pace themselves (the null sink, files) never run dry.
     public var underruns: Int { 0 }
+    public var isDisconnected: Bool { false }
 }
 
-public enum OutputError: Error, Equatable, CustomStringConvertible {
-    /// The device is not there (unplugged, no card): may come back.
-    case unavailable(String, String)
-    /// The device refused the format or a setting.
-    case unsupported(String, String)
-    /// Any other device failure.
-    case failed(String, String)
-
-    public var description: String {
-        switch self {
-        case .unavailable(let device, let why): "\(device): unavailable: \(why)"
-        case .unsupported(let device, let why): "\(device): \(why)"
-        case .failed(let device, let why): "\(device): \(why)"
-        }
-    }
-}

@@ -14,12 +14,12 @@ public final class NullOutput: AudioOutput {
 
     public init() {}
 
-    public func configure(_ format: OutputFormat) throws {
+    public func configure(_ format: OutputFormat) throws(OutputError) {
         self.format = format
         periodFrames = format.frames(milliseconds: 10)
     }
 
-    public func write(_ frames: UnsafeRawBufferPointer) throws {
+    public func write(_ frames: UnsafeRawBufferPointer) throws(OutputError) {
         guard let format else { return }
         let duration = UInt64(frames.count / format.bytesPerFrame) * 1_000_000_000 / UInt64(format.sampleRate)
         let now = MonotonicClock.now()

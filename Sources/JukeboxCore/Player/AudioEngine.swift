@@ -19,8 +19,15 @@ public enum EngineEvent: Sendable {
     case trackFailed(token: Int, error: String)
     /// The last queued audio has been played out.
     case finished
-    /// The output failed; playback stopped at `frame` of `token`.
-    case outputFailed(error: String)
+    /// The output failed for good (a refused format, an I/O error); playback stopped.
+    case outputFailed(OutputError)
+    /// The device went away (or none was there to start with): the engine paused itself at
+    /// the last frame heard and waits for a device.
+    case outputLost(OutputError)
+    /// A device is there again after `outputLost`; nothing plays until resumed.
+    case outputReturned(device: String)
+    /// Audio now goes to this device (the first open, a fallback, a preferred one back).
+    case outputChanged(device: String)
     /// The output ran dry and the listener heard a dropout; `total` counts them since start.
     /// Reported at most every 10 s.
     case underrun(total: Int)
@@ -31,6 +38,26 @@ public enum EngineEvent: Sendable {
     case commandApplied(String, postedAt: UInt64, audibleAt: UInt64)
 }
 
+/// Where the audio goes, for the status.
+public enum RouteState: Sendable, Equatable, CustomStringConvertible {
+    /// Nothing opened yet.
+    case idle
+    case playingOn(String)
+    /// No device present: waiting for the first choice.
+    case waitingFor(String)
+    /// The device in use went away.
+    case lost(String)
+
+    public var description: String {
+        switch self {
+        case .idle: "idle"
+        case .playingOn(let d): "playing on \(d)"
+        case .waitingFor(let d): "waiting for \(d)"
+        case .lost(let d): "lost \(d)"
+        }
+    }
+}
+
 /// What the player can read at any time without waiting for the audio thread.
 public struct EngineSnapshot: Sendable, Equatable {
     public enum State: String, Sendable { case idle, playing, paused, stopped, failed }
@@ -39,8 +66,8 @@ public struct EngineSnapshot: Sendable, Equatable {
     /// The track frame being heard now.
     public var frame: Int64 = 0
     public var sampleRate: Int = 0
-    public var output: String = ""
-    public var error: String?
+    public var route = RouteState.idle
+    public var error: OutputError?
 }
 
 /// Plays tracks: a decode thread fills a bounded chunk queue ahead of time, and an audio
@@ -54,13 +81,18 @@ public final class AudioEngine: @unchecked Sendable {
         public var chunkFrames = 8192
         /// Fade length for pause, stop and seek.
         public var fadeMilliseconds = 5
+        /// When the device in use goes: pause, or carry on on the next device present.
+        public var onOutputLost = OutputLossPolicy.pause
+        /// While waiting for a device, or playing on one the admin likes less, look for
+        /// devices this often even without a kernel announcement.
+        public var deviceProbeMilliseconds = 2000
         public init() {}
     }
 
     let settings: Settings
     let lock = ConditionLock()
     let queue: ChunkQueue
-    let output: AudioOutput
+    let output: OutputRoute
     let onEvent: @Sendable (EngineEvent) -> Void
 
     // Guarded by `lock`.
@@ -77,12 +109,16 @@ public final class AudioEngine: @unchecked Sendable {
     private var finishedThreads: Set<String> = []
     private static let threadNames = ["jukebox-decode", "jukebox-audio"]
 
-    public init(output: AudioOutput, settings: Settings = Settings(), onEvent: @escaping @Sendable (EngineEvent) -> Void) {
-        self.output = output
+    public init(route: OutputRoute, settings: Settings = Settings(), onEvent: @escaping @Sendable (EngineEvent) -> Void) {
+        self.output = route
         self.settings = settings
         self.onEvent = onEvent
         queue = ChunkQueue(slots: settings.queueChunks, lock: lock)
-        published.output = output.name
+    }
+
+    /// An engine with one output that is always there.
+    public convenience init(output: AudioOutput, settings: Settings = Settings(), onEvent: @escaping @Sendable (EngineEvent) -> Void) {
+        self.init(route: OutputRoute(fixed: output), settings: settings, onEvent: onEvent)
     }
 
     /// Starts the decode and audio threads; throws if the system cannot make them.
@@ -150,6 +186,8 @@ public final class AudioEngine: @unchecked Sendable {
     public func stop() { let t = MonotonicClock.now(); post { $0.outputCommands.append(.stop(postedAt: t)) } }
     public func seek(toFrame frame: Int64) { let t = MonotonicClock.now(); post { $0.outputCommands.append(.seek(frame, postedAt: t)) } }
     public func setVolume(_ volume: Int) { let t = MonotonicClock.now(); post { $0.outputCommands.append(.volume(volume, postedAt: t)) } }
+    /// The kernel announced a sound device coming or going: the audio thread looks.
+    public func devicesChanged() { post { $0.outputCommands.append(.devicesChanged) } }
 
     public var snapshot: EngineSnapshot { lock.withLock { published } }
 
@@ -180,6 +218,14 @@ enum OutputCommand {
     case stop(postedAt: UInt64)
     case seek(Int64, postedAt: UInt64)
     case volume(Int, postedAt: UInt64)
+    case devicesChanged
+}
+
+public enum OutputLossPolicy: String, Sendable, Equatable {
+    /// Pause, and resume on the device's return (as phones do when headphones are pulled).
+    case pause
+    /// Carry on on the next device present; pause only when none is.
+    case `continue`
 }
 
 #if canImport(Glibc)

@@ -8,7 +8,7 @@
 /// the frame heard last, so resuming neither skips nor repeats audio.
 final class OutputWorker: @unchecked Sendable {  // confined to the audio thread
     private let engine: AudioEngine
-    private var output: AudioOutput { engine.output }
+    private var output: OutputRoute { engine.output }
 
     private enum State { case idle, playing, paused, stopped, failed }
     private var state = State.idle
@@ -24,7 +24,16 @@ final class OutputWorker: @unchecked Sendable {  // confined to the audio thread
     private var volume = 100
     private var gain = 1.0
     private var fadeInRemaining = 0
-    private var lastError: String?
+    private var lastError: OutputError?
+    /// The position heard at the last publish: where play continues if the device vanishes
+    /// (its delay can no longer be asked).
+    private var lastHeard: (token: Int, frame: Int64)?
+    /// Set while no device can be opened: the loss being waited out.
+    private var awaitingDevice: OutputError?
+    private var route = RouteState.idle
+    private var announcedDevice: String?
+    private var lookForDevices = false
+    private var nextProbeAt: UInt64 = 0
     /// A copy of the most recent output, for fading out what a rewind takes back.
     private var history: [UInt8] = []
     private var historyEnd = 0  // bytes of valid history, newest at the end
@@ -42,6 +51,8 @@ final class OutputWorker: @unchecked Sendable {  // confined to the audio thread
     func run() {
         while true {
             var commands: [OutputCommand] = []
+            // Asked before taking the lock: the control side never waits on the device.
+            let untilWritable = state == .playing ? output.nanosecondsUntilWritable() : 0
             let keepRunning: Bool = engine.lock.withLock {
                 if state != .playing || engine.queue.queuedChunksLocked == 0, engine.outputCommands.isEmpty, engine.running {
                     engine.queue.consumerWaiting = true
@@ -50,8 +61,7 @@ final class OutputWorker: @unchecked Sendable {  // confined to the audio thread
                 } else if engine.outputCommands.isEmpty, engine.running {
                     // Wait for room here rather than inside a blocking write, so a pause or
                     // seek posted meanwhile is handled at once, not a period later.
-                    let until = output.nanosecondsUntilWritable()
-                    if until > 200_000 { engine.lock.wait(nanoseconds: min(until, 20_000_000)) }
+                    if untilWritable > 200_000 { engine.lock.wait(nanoseconds: min(untilWritable, 20_000_000)) }
                 }
                 commands = engine.outputCommands
                 engine.outputCommands.removeAll()
@@ -63,6 +73,7 @@ final class OutputWorker: @unchecked Sendable {  // confined to the audio thread
                 return
             }
             for command in commands { handle(command) }
+            lookForDevicesIfDue()
             if state == .playing { playSomething() }
             publish()
         }
@@ -80,6 +91,7 @@ final class OutputWorker: @unchecked Sendable {  // confined to the audio thread
             written = 0
             restingPosition = (token, frame)
             heardToken = nil
+            lastHeard = nil
             lastError = nil
             state = paused ? .paused : .playing
             fadeInRemaining = 0
@@ -115,12 +127,71 @@ final class OutputWorker: @unchecked Sendable {  // confined to the audio thread
             volume = max(0, min(100, v))
             // Reported as applied now: the ramp starts in the next period written.
             applied("volume", postedAt, audibleAt: MonotonicClock.now())
+        case .devicesChanged:
+            lookForDevices = true
+            // A device that went while nothing was written is noticed here, and let go
+            // of, so the kernel can free the card.
+            if output.isDisconnected { lose(.disconnected(device: output.name)) }
         }
+    }
+
+    // MARK: Devices
+
+    /// Looks for devices after a kernel announcement, and every couple of seconds while
+    /// waiting for one or while playing on one the admin likes less.
+    private func lookForDevicesIfDue() {
+        let now = MonotonicClock.now()
+        let worthALook = awaitingDevice != nil || output.activeIndex.map { $0 > 0 } == true
+        guard worthALook, lookForDevices || now >= nextProbeAt else {
+            lookForDevices = false
+            return
+        }
+        lookForDevices = false
+        nextProbeAt = now + UInt64(engine.settings.deviceProbeMilliseconds) * 1_000_000
+        if awaitingDevice != nil {
+            guard let found = output.firstPresent() else { return }
+            awaitingDevice = nil
+            route = .idle
+            engine.onEvent(.outputReturned(device: output.candidates[found].output.name))
+        } else if output.betterThanActive() != nil {
+            // A preferred device appeared (a DAC plugged in): move to it with a short fade.
+            if state == .playing {
+                let heard = interrupt()
+                output.release()
+                format = nil
+                if let heard { reposition(to: heard) }
+                fadeInRemaining = fadeFrames
+            } else {
+                output.release()
+                format = nil
+            }
+        }
+    }
+
+    /// The device went away, or none could be opened: let go of it, keep the place heard
+    /// last, and pause until a device is back (or carry on on another, if so configured).
+    private func lose(_ error: OutputError) {
+        let heard = state == .playing ? (lastHeard ?? restingPosition) : restingPosition
+        let hadDevice = output.activeIndex != nil
+        output.release()
+        format = nil
+        let wasPlaying = state == .playing
+        if wasPlaying, let heard { reposition(to: heard) }
+        if wasPlaying, hadDevice, engine.settings.onOutputLost == .continue, output.firstPresent() != nil {
+            fadeInRemaining = fadeFrames
+            return
+        }
+        if wasPlaying { state = .paused }
+        awaitingDevice = error
+        nextProbeAt = MonotonicClock.now() + UInt64(engine.settings.deviceProbeMilliseconds) * 1_000_000
+        route = hadDevice ? .lost(error.device) : .waitingFor(output.candidates[0].output.name)
+        engine.onEvent(.outputLost(error))
     }
 
     /// Continue `position` with a fresh generation: older queued audio is dropped.
     private func reposition(to position: (token: Int, frame: Int64)) {
         restingPosition = position
+        lastHeard = nil
         segments.removeAll()
         written = 0
         engine.lock.withLock {
@@ -166,9 +237,18 @@ final class OutputWorker: @unchecked Sendable {  // confined to the audio thread
             }
             do {
                 try output.configure(chunk.format)
-            } catch {
-                fail("\(error)")
+            } catch where error.isTransient {
+                lose(error)
                 return
+            } catch {
+                fail(error)
+                return
+            }
+            awaitingDevice = nil
+            route = .playingOn(output.name)
+            if announcedDevice != output.name {
+                announcedDevice = output.name
+                engine.onEvent(.outputChanged(device: output.name))
             }
             format = chunk.format
             written = 0
@@ -206,8 +286,11 @@ final class OutputWorker: @unchecked Sendable {  // confined to the audio thread
         }
         do {
             try output.write(data)
+        } catch where error.isTransient {
+            lose(error)
+            return
         } catch {
-            fail("\(error)")
+            fail(error)
             return
         }
         remember(data)
@@ -251,13 +334,13 @@ final class OutputWorker: @unchecked Sendable {  // confined to the audio thread
         try? silence.withUnsafeBytes { try output.write($0) }
     }
 
-    private func fail(_ message: String) {
+    private func fail(_ error: OutputError) {
         restingPosition = heardPosition()
-        output.close()
+        output.release()
         format = nil
         state = .failed
-        lastError = message
-        engine.onEvent(.outputFailed(error: message))
+        lastError = error
+        engine.onEvent(.outputFailed(error))
     }
 
     /// Tells the player when the first frame of a new track is heard.
@@ -335,7 +418,10 @@ final class OutputWorker: @unchecked Sendable {  // confined to the audio thread
     /// a track change once its first frame is heard.
     private func publish() {
         let position = state == .playing ? heardPosition() : restingPosition
-        if state == .playing { announceTrackChanges(position) }
+        if state == .playing {
+            lastHeard = position
+            announceTrackChanges(position)
+        }
         let snapshotState: EngineSnapshot.State = switch state {
         case .idle: .idle
         case .playing: .playing
@@ -349,6 +435,7 @@ final class OutputWorker: @unchecked Sendable {  // confined to the audio thread
             engine.published.frame = position?.frame ?? 0
             engine.published.sampleRate = format?.sampleRate ?? 0
             engine.published.error = lastError
+            engine.published.route = route
         }
     }
 }

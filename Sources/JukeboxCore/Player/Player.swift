@@ -31,6 +31,8 @@ public final class Player: @unchecked Sendable {
         public var scanStepSeconds = 5.0
         public var scanIntervalMilliseconds = 250
         public var resumeAfterInterruption = true
+        /// Resume when the audio device that went away (or was absent) is back, if it was playing.
+        public var resumeOnReconnect = true
         public var mode = PlayMode.once
         public var historyLimit = 100
         public init() {}
@@ -57,6 +59,9 @@ public final class Player: @unchecked Sendable {
     private var decodedAhead: [(token: Int, position: Int)] = []
     private var wasPlayingBeforeInterruption = false
     private var interrupted = false
+    /// The device that went away, while waiting for one; and whether to resume then.
+    private var lostOutput: OutputError?
+    private var resumeWhenOutputReturns = false
     private var scanTimer: DispatchSourceTimer?
     private var consecutiveFailures = 0
     private var observers: [Int: @Sendable (PlayerEvent) -> Void] = [:]
@@ -144,10 +149,12 @@ public final class Player: @unchecked Sendable {
             guard playQueue.jump(to: position) != nil else { return }
             start(position: position)
         case .pause:
+            resumeWhenOutputReturns = false  // paused on purpose: stay paused when it returns
             if state == .playing || state == .loading { pausePlayback() }
         case .toggle:
             handle(state == .playing || state == .loading ? .pause : .play)
         case .stop:
+            resumeWhenOutputReturns = false
             stopScanning()
             engine.stop()
             currentToken = nil
@@ -337,8 +344,23 @@ public final class Player: @unchecked Sendable {
                 start(position: next)
             }
         case .outputFailed(let error):
-            lastError = error
+            lastError = "\(error)"
             state = .error
+        case .outputLost(let error):
+            // As an interruption: the engine has paused itself at the frame heard last.
+            if lostOutput == nil { resumeWhenOutputReturns = state == .playing || state == .loading }
+            lostOutput = error
+            if state == .playing || state == .loading {
+                stopScanning()
+                state = .paused
+            }
+        case .outputReturned:
+            lostOutput = nil
+            if resumeWhenOutputReturns, settings.resumeOnReconnect, state == .paused { resumePlayback() }
+            resumeWhenOutputReturns = false
+        case .outputChanged:
+            lostOutput = nil
+            resumeWhenOutputReturns = false
         case .warning, .underrun, .commandApplied:
             break
         }
@@ -375,8 +397,19 @@ public final class Player: @unchecked Sendable {
         s.duration = duration
         s.mode = playQueue.mode
         s.volume = volume
-        s.lastError = lastError ?? engine.snapshot.error
+        let snapshot = engine.snapshot
+        s.route = snapshot.route
+        s.lastError = lostOutput.map(Self.lossReason) ?? lastError ?? snapshot.error.map { "\($0)" }
         return s
+    }
+
+    /// What the status says while waiting for a device.
+    private static func lossReason(_ error: OutputError) -> String {
+        switch error {
+        case .absent(let device): "waiting for \(device)"
+        case .busy: "\(error); retrying"
+        default: "output lost: \(error.device)"
+        }
     }
 
     private func notify() { emit(.statusChanged(makeStatus())) }

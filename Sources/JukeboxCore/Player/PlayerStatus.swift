@@ -18,6 +18,8 @@ public struct PlayerStatus: Sendable, Equatable {
     public var buffered: Double = 1
     public var mode: PlayMode = .once
     public var volume = 100
+    /// Where the audio goes: playing on a device, waiting for one, or lost.
+    public var route = RouteState.idle
     public var lastError: String?
 
     public var progress: Double { duration > 0 ? min(1, max(0, elapsed / duration)) : 0 }

@@ -13,8 +13,8 @@ import Glibc
 /// only what the hardware cannot take.
 ///
 /// Recovery: an underrun (-EPIPE) prepares and carries on; a suspend (-ESTRPIPE) resumes,
-/// else prepares. Anything else is thrown to the audio thread, which reports it in the
-/// player's status.
+/// else prepares. Anything else is thrown, typed, to the audio thread: a device that went
+/// away (-ENODEV, -EBADFD) as `disconnected`, which the route waits out.
 public final class ALSAOutput: AudioOutput {
     public struct Settings: Sendable, Equatable {
         public var device: String
@@ -52,28 +52,28 @@ public final class ALSAOutput: AudioOutput {
 
     deinit { close() }
 
-    public func configure(_ format: OutputFormat) throws {
+    public func configure(_ format: OutputFormat) throws(OutputError) {
         if pcm != nil, self.format == format { return }
         close()
         do {
             try open(settings.device, format, exact: true)
-        } catch OutputError.unsupported(_, let why) where settings.allowConversion {
+        } catch .formatNotSupported(_, _, let offered) where settings.allowConversion {
             let plugName = settings.device.hasPrefix("hw:") ? "plug" + settings.device : "plug:" + settings.device
-            do {
-                try open(plugName, format, exact: false)
-                negotiated += " (converted by \(plugName): the device refused it: \(why))"
-            } catch {
-                close()
-                throw error
-            }
+            try open(plugName, format, exact: false)
+            negotiated += " (converted by \(plugName): the device offers \(offered))"
         }
         self.format = format
         bytesPerFrame = format.bytesPerFrame
     }
 
-    private func open(_ device: String, _ format: OutputFormat, exact: Bool) throws {
+    private func open(_ device: String, _ format: OutputFormat, exact: Bool) throws(OutputError) {
         var handle: OpaquePointer?
-        try ALSAStatus.check(snd_pcm_open(&handle, device, SND_PCM_STREAM_PLAYBACK, 0), device, "cannot open")
+        let status = snd_pcm_open(&handle, device, SND_PCM_STREAM_PLAYBACK, 0)
+        if status < 0 {
+            // Not there at all (no such card), whatever code says it.
+            if case .disconnected = ALSAStatus.error(status, device, "") { throw .absent(device: settings.device) }
+            try ALSAStatus.check(status, settings.device, "cannot open \(device)")
+        }
         pcm = handle
         do {
             try setHardwareParameters(device, format, exact: exact)
@@ -84,7 +84,7 @@ public final class ALSAOutput: AudioOutput {
         }
     }
 
-    private func setHardwareParameters(_ device: String, _ format: OutputFormat, exact: Bool) throws {
+    private func setHardwareParameters(_ device: String, _ format: OutputFormat, exact: Bool) throws(OutputError) {
         var params: OpaquePointer?
         try ALSAStatus.check(snd_pcm_hw_params_malloc(&params), device, "no memory for parameters")
         defer { snd_pcm_hw_params_free(params) }
@@ -92,12 +92,15 @@ public final class ALSAOutput: AudioOutput {
         if exact { try ALSAStatus.check(snd_pcm_hw_params_set_rate_resample(pcm, params, 0), device, "cannot disable resampling") }
         try ALSAStatus.check(snd_pcm_hw_params_set_access(pcm, params, SND_PCM_ACCESS_RW_INTERLEAVED), device,
                              "interleaved access refused")
-        try ALSAStatus.check(snd_pcm_hw_params_set_format(pcm, params, Self.alsaFormat(format.sampleFormat)), device,
-                             "sample format \(format.sampleFormat.bitsPerSample)-bit refused")
-        try ALSAStatus.check(snd_pcm_hw_params_set_channels(pcm, params, UInt32(format.channels)), device,
-                             "\(format.channels) channels refused")
-        try ALSAStatus.check(snd_pcm_hw_params_set_rate(pcm, params, UInt32(format.sampleRate), 0), device,
-                             "\(format.sampleRate) Hz refused")
+        let offered = Self.describe(pcm, params)
+        func refused(_ status: Int32) throws(OutputError) {
+            guard status < 0 else { return }
+            if status == -EINVAL { throw .formatNotSupported(device: device, format: "\(format)", offered: offered) }
+            try ALSAStatus.check(status, device, "cannot set \(format)")
+        }
+        try refused(snd_pcm_hw_params_set_format(pcm, params, Self.alsaFormat(format.sampleFormat)))
+        try refused(snd_pcm_hw_params_set_channels(pcm, params, UInt32(format.channels)))
+        try refused(snd_pcm_hw_params_set_rate(pcm, params, UInt32(format.sampleRate), 0))
         var bufferTime = UInt32(settings.bufferMilliseconds * 1000)
         var periodTime = UInt32(settings.periodMilliseconds * 1000)
         var dir: Int32 = 0
@@ -112,7 +115,22 @@ public final class ALSAOutput: AudioOutput {
         negotiated = "\(device): \(format), period \(period) frames, buffer \(buffer) frames"
     }
 
-    private func setSoftwareParameters(_ device: String) throws {
+    /// What a device takes, for the error that names it: "16-bit, 2 ch, 48000 Hz".
+    private static func describe(_ pcm: OpaquePointer?, _ params: OpaquePointer?) -> String {
+        let formats: [(SampleFormat, snd_pcm_format_t)] = [(.s16, SND_PCM_FORMAT_S16_LE), (.s24, SND_PCM_FORMAT_S24_3LE), (.s32, SND_PCM_FORMAT_S32_LE)]
+        let bits = formats.filter { snd_pcm_hw_params_test_format(pcm, params, $0.1) == 0 }.map { "\($0.0.bitsPerSample)" }
+        var minChannels: UInt32 = 0, maxChannels: UInt32 = 0, minRate: UInt32 = 0, maxRate: UInt32 = 0
+        var dir: Int32 = 0
+        snd_pcm_hw_params_get_channels_min(params, &minChannels)
+        snd_pcm_hw_params_get_channels_max(params, &maxChannels)
+        snd_pcm_hw_params_get_rate_min(params, &minRate, &dir)
+        snd_pcm_hw_params_get_rate_max(params, &maxRate, &dir)
+        let channels = minChannels == maxChannels ? "\(minChannels)" : "\(minChannels)–\(maxChannels)"
+        let rates = minRate == maxRate ? "\(minRate)" : "\(minRate)–\(maxRate)"
+        return "\(bits.isEmpty ? "no packed" : bits.joined(separator: "/"))-bit, \(channels) ch, \(rates) Hz"
+    }
+
+    private func setSoftwareParameters(_ device: String) throws(OutputError) {
         var params: OpaquePointer?
         try ALSAStatus.check(snd_pcm_sw_params_malloc(&params), device, "no memory for parameters")
         defer { snd_pcm_sw_params_free(params) }
@@ -125,8 +143,8 @@ public final class ALSAOutput: AudioOutput {
         try ALSAStatus.check(snd_pcm_sw_params(pcm, params), device, "cannot apply software parameters")
     }
 
-    public func write(_ frames: UnsafeRawBufferPointer) throws {
-        guard let pcm else { throw OutputError.failed(name, "write before configure") }
+    public func write(_ frames: UnsafeRawBufferPointer) throws(OutputError) {
+        guard let pcm else { throw OutputError.failed(device: name, what: "write before configure", code: Errno(EBADFD)) }
         var offset = 0
         let total = frames.count / bytesPerFrame
         var done = 0
@@ -141,7 +159,7 @@ public final class ALSAOutput: AudioOutput {
         }
     }
 
-    private func recover(_ code: Int32) throws {
+    private func recover(_ code: Int32) throws(OutputError) {
         switch -code {
         case EPIPE:  // underrun
             underruns += 1
@@ -158,6 +176,11 @@ public final class ALSAOutput: AudioOutput {
         default:
             throw ALSAStatus.error(code, name, "write failed")
         }
+    }
+
+    public var isDisconnected: Bool {
+        guard let pcm else { return false }
+        return snd_pcm_state(pcm) == SND_PCM_STATE_DISCONNECTED
     }
 
     public func writableFrames() -> Int {

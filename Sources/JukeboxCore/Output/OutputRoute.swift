@@ -1,0 +1,92 @@
+/// The outputs a box may play to, in the order the admin prefers them, and the one open
+/// now. It is the output the audio thread writes to: `configure` opens the first device
+/// present, and everything else goes to the open one. The audio thread asks it whether a
+/// better device has appeared and lets go of a device that went away; which device to
+/// open is decided only here.
+public final class OutputRoute: AudioOutput {
+    public struct Candidate {
+        public let output: AudioOutput
+        /// Whether the device is there now, without taking it (called on the audio thread).
+        public let isPresent: () -> Bool
+
+        public init(_ output: AudioOutput, isPresent: @escaping () -> Bool) {
+            self.output = output
+            self.isPresent = isPresent
+        }
+    }
+
+    public let candidates: [Candidate]
+    /// The candidate open now (configured), if any.
+    public private(set) var activeIndex: Int?
+
+    public init(_ candidates: [Candidate]) {
+        precondition(!candidates.isEmpty, "a route needs at least one output")
+        self.candidates = candidates
+    }
+
+    /// A route of one output that is always there (a null sink, a file, a test output).
+    public convenience init(fixed output: AudioOutput) {
+        self.init([Candidate(output, isPresent: { true })])
+    }
+
+    /// ALSA devices in order of preference; each is present when it can be opened.
+    public static func alsa(_ devices: [String], settings: ALSAOutput.Settings) -> OutputRoute {
+        OutputRoute(devices.map { device in
+            var one = settings
+            one.device = device
+            return Candidate(ALSAOutput(one), isPresent: { ALSAOutput.canOpen(device) })
+        })
+    }
+
+    private var active: AudioOutput { candidates[activeIndex ?? 0].output }
+    public var deviceNames: [String] { candidates.map(\.output.name) }
+    public var name: String { active.name }
+    public var negotiated: String { active.negotiated }
+    public var periodFrames: Int { active.periodFrames }
+    public var underruns: Int { candidates.reduce(0) { $0 + $1.output.underruns } }
+    public var isDisconnected: Bool { activeIndex.map { candidates[$0].output.isDisconnected } ?? false }
+
+    /// The first device present, or nil when none is.
+    public func firstPresent() -> Int? { candidates.indices.first { candidates[$0].isPresent() } }
+
+    /// A present device the admin prefers to the open one.
+    public func betterThanActive() -> Int? {
+        guard let activeIndex, activeIndex > 0 else { return nil }
+        return candidates.indices.prefix(activeIndex).first { candidates[$0].isPresent() }
+    }
+
+    /// Opens the first device present for `format` (or sets the open one up again). With
+    /// none present it throws `absent` naming the first choice.
+    public func configure(_ format: OutputFormat) throws(OutputError) {
+        if let activeIndex {
+            try candidates[activeIndex].output.configure(format)
+            return
+        }
+        var lastError: OutputError?
+        for index in candidates.indices where candidates[index].isPresent() {
+            do {
+                try candidates[index].output.configure(format)
+                activeIndex = index
+                return
+            } catch where error.isTransient {
+                lastError = error  // gone or taken between the look and the open: try the next
+            }
+        }
+        throw lastError ?? .absent(device: candidates[0].output.name)
+    }
+
+    /// Closes the open device, so the next `configure` chooses again.
+    public func release() {
+        if let activeIndex { candidates[activeIndex].output.close() }
+        activeIndex = nil
+    }
+
+    public func writableFrames() -> Int { active.writableFrames() }
+    public func nanosecondsUntilWritable() -> UInt64 { activeIndex == nil ? 0 : active.nanosecondsUntilWritable() }
+    public func write(_ frames: UnsafeRawBufferPointer) throws(OutputError) { try active.write(frames) }
+    public func delay() -> Int { activeIndex == nil ? 0 : active.delay() }
+    public func rewind(_ frames: Int) -> Int { activeIndex == nil ? 0 : active.rewind(frames) }
+    public func dropAndPrepare() { if activeIndex != nil { active.dropAndPrepare() } }
+    public func drain() { if activeIndex != nil { active.drain() } }
+    public func close() { release() }
+}

@@ -1,0 +1,26 @@
+# The card the jukebox plays to is unbound mid-track, as a USB DAC is pulled out: the
+# jukebox pauses with the reason, keeps its place, and lets go of the card so the kernel
+# can remove it. Bound again, it resumes from that place by itself and plays to the end.
+start_jukebox $FIX/long --exit-when-done
+sleep 2
+[ "$(status state)" = play ] || { fail "not playing before the unplug: $(status state)"; return; }
+echo snd_aloop.0 > /sys/bus/platform/drivers/snd_aloop/unbind
+t=0; while [ "$(status state)" != pause ] && [ $t -lt 50 ]; do usleep 100000; t=$((t + 1)); done
+ctl status
+[ "$(status state)" = pause ] || { fail "not paused after the unplug: $(status state)"; return; }
+[ "$(status error)" = "output lost: hw:Loopback,0,0" ] || { fail "no reason in the status: $(status error)"; return; }
+kept=$(status elapsed)
+usleep 500000
+[ "$(status elapsed)" = "$kept" ] || { fail "the place moved while unplugged: $kept then $(status elapsed)"; return; }
+t=0; while grep -q Loopback /proc/asound/cards && [ $t -lt 30 ]; do usleep 100000; t=$((t + 1)); done
+grep -q Loopback /proc/asound/cards && { fail "the card is still held open after the unplug"; return; }
+echo snd_aloop.0 > /sys/bus/platform/drivers/snd_aloop/bind
+t=0; while [ "$(status state)" != play ] && [ $t -lt 50 ]; do usleep 100000; t=$((t + 1)); done
+[ "$(status state)" = play ] || { fail "did not resume when the card came back: $(status state) $(status error)"; return; }
+resumed=$(status elapsed)
+echo "paused at $kept s; playing again, at $resumed s"
+awk -v a="$kept" -v b="$resumed" 'BEGIN { exit !(b >= a && b < a + 2) }' || { fail "resumed at $resumed, not from $kept"; return; }
+wait_jukebox || { fail "the jukebox did not finish: $(tail -n 3 /tmp/jukebox.log)"; return; }
+grep "output:" /tmp/jukebox.log
+grep -q "output: hw:Loopback,0,0 is back" /tmp/jukebox.log || { fail "the return was not logged"; return; }
+pass
