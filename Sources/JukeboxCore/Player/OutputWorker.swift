@@ -14,30 +14,19 @@ final class OutputWorker: @unchecked Sendable {  // confined to the audio thread
     private var state = State.idle
     private var generation = 0
     private var format: OutputFormat?
-    /// Frames written to the output since it was last configured or dropped.
-    private var written: Int64 = 0
-    /// Where each track's audio starts in `written`, oldest first.
-    private var segments: [(token: Int, written: Int64, frame: Int64)] = []
-    /// Where we are when nothing is playing (paused, stopped, before the first chunk).
-    private var restingPosition: (token: Int, frame: Int64)?
-    private var heardToken: Int?
-    private var volume = 100
-    private var gain = 1.0
-    private var fadeInRemaining = 0
+    private var position = PlaybackPosition()
+    private let gain = GainStage()
+    private var recent = RecentOutput()
     private var lastError: OutputError?
     /// The position heard at the last publish: where play continues if the device vanishes
     /// (its delay can no longer be asked).
-    private var lastHeard: (token: Int, frame: Int64)?
+    private var lastHeard: TrackPosition?
     /// Set while no device can be opened: the loss being waited out.
     private var awaitingDevice: OutputError?
     private var route = RouteState.idle
     private var announcedDevice: String?
     private var lookForDevices = false
     private var nextProbeAt: UInt64 = 0
-    /// A copy of the most recent output, for fading out what a rewind takes back.
-    private var history: [UInt8] = []
-    private var historyEnd = 0  // bytes of valid history, newest at the end
-    private var scratch: [UInt8] = []
     /// When the pending resume was asked for; reported once its first audio is written.
     /// A resume or start waiting for its first audio to be written, to report when it sounded.
     private var awaitingAudio: (command: String, postedAt: UInt64)?
@@ -87,14 +76,11 @@ final class OutputWorker: @unchecked Sendable {  // confined to the audio thread
             if state == .playing { _ = interrupt() }
             awaitingAudio = paused ? nil : ("start", postedAt)
             generation = newGeneration
-            segments.removeAll()
-            written = 0
-            restingPosition = (token, frame)
-            heardToken = nil
+            position.begin(at: TrackPosition(token: token, frame: frame))
             lastHeard = nil
             lastError = nil
             state = paused ? .paused : .playing
-            fadeInRemaining = 0
+            gain.cancelFade()
         case .pause(let postedAt):
             guard state == .playing else { return }
             let heard = interrupt()
@@ -104,7 +90,7 @@ final class OutputWorker: @unchecked Sendable {  // confined to the audio thread
         case .resume(let postedAt):
             guard state == .paused else { return }
             state = .playing
-            fadeInRemaining = fadeFrames
+            gain.fadeIn(over: fadeFrames)
             awaitingAudio = ("resume", postedAt)
         case .stop(let postedAt):
             if state == .playing {
@@ -119,12 +105,12 @@ final class OutputWorker: @unchecked Sendable {  // confined to the audio thread
             }
         case .seek(let frame, let postedAt):
             let wasPlaying = state == .playing
-            guard let token = (wasPlaying ? interrupt() : restingPosition)?.token else { return }
+            guard let token = (wasPlaying ? interrupt() : position.resting)?.token else { return }
             if wasPlaying { applied("seek", postedAt) }
-            reposition(to: (token, max(0, frame)))
-            if state == .playing { fadeInRemaining = fadeFrames }
+            reposition(to: TrackPosition(token: token, frame: max(0, frame)))
+            if state == .playing { gain.fadeIn(over: fadeFrames) }
         case .volume(let v, let postedAt):
-            volume = max(0, min(100, v))
+            gain.setVolume(v)
             // Reported as applied now: the ramp starts in the next period written.
             applied("volume", postedAt, audibleAt: MonotonicClock.now())
         case .devicesChanged:
@@ -160,7 +146,7 @@ final class OutputWorker: @unchecked Sendable {  // confined to the audio thread
                 output.release()
                 format = nil
                 if let heard { reposition(to: heard) }
-                fadeInRemaining = fadeFrames
+                gain.fadeIn(over: fadeFrames)
             } else {
                 output.release()
                 format = nil
@@ -171,14 +157,14 @@ final class OutputWorker: @unchecked Sendable {  // confined to the audio thread
     /// The device went away, or none could be opened: let go of it, keep the place heard
     /// last, and pause until a device is back (or carry on on another, if so configured).
     private func lose(_ error: OutputError) {
-        let heard = state == .playing ? (lastHeard ?? restingPosition) : restingPosition
+        let heard = state == .playing ? (lastHeard ?? position.resting) : position.resting
         let hadDevice = output.activeIndex != nil
         output.release()
         format = nil
         let wasPlaying = state == .playing
         if wasPlaying, let heard { reposition(to: heard) }
         if wasPlaying, hadDevice, engine.settings.onOutputLost == .continue, output.firstPresent() != nil {
-            fadeInRemaining = fadeFrames
+            gain.fadeIn(over: fadeFrames)
             return
         }
         if wasPlaying { state = .paused }
@@ -189,19 +175,17 @@ final class OutputWorker: @unchecked Sendable {  // confined to the audio thread
     }
 
     /// Continue `position` with a fresh generation: older queued audio is dropped.
-    private func reposition(to position: (token: Int, frame: Int64)) {
-        restingPosition = position
+    private func reposition(to place: TrackPosition) {
+        position.restart(at: place)
         lastHeard = nil
-        segments.removeAll()
-        written = 0
         engine.lock.withLock {
             engine.generation += 1
             generation = engine.generation
-            if case .load(let ref, _)? = engine.decodeRequest?.kind, ref.token == position.token {
+            if case .load(let ref, _)? = engine.decodeRequest?.kind, ref.token == place.token {
                 // The decode thread has not opened the track yet: open it at the new place.
-                engine.decodeRequest = DecodeRequest(kind: .load(ref, position.frame), generation: generation)
+                engine.decodeRequest = DecodeRequest(kind: .load(ref, place.frame), generation: generation)
             } else {
-                engine.decodeRequest = DecodeRequest(kind: .reposition(token: position.token, frame: position.frame),
+                engine.decodeRequest = DecodeRequest(kind: .reposition(token: place.token, frame: place.frame),
                                                      generation: generation)
             }
             engine.lock.broadcast()
@@ -223,9 +207,7 @@ final class OutputWorker: @unchecked Sendable {  // confined to the audio thread
             finishPeriod()
             endWithSilence()
             output.drain()
-            restingPosition = heardPosition()
-            written = 0
-            segments.removeAll()
+            position.restart(at: heardPosition())
             state = .stopped
             engine.onEvent(.finished)
             return
@@ -251,39 +233,16 @@ final class OutputWorker: @unchecked Sendable {  // confined to the audio thread
                 engine.onEvent(.outputChanged(device: output.name))
             }
             format = chunk.format
-            written = 0
-            segments.removeAll()
-            history = [UInt8](repeating: 0, count: (output.periodFrames * 16 + fadeFrames) * chunk.format.bytesPerFrame)
-            historyEnd = 0
+            position.restart(at: position.resting)
+            recent.reset(frames: output.periodFrames * 16 + fadeFrames, format: chunk.format)
             engine.onEvent(.warning("output: \(output.negotiated)"))
-        }
-        if segments.last?.token != chunk.token {
-            segments.append((chunk.token, written, chunk.startFrame + Int64(chunk.consumed)))
         }
         let fmt = chunk.format
         // As much as the device has room for: a period at least (blocking at most one
         // period, so commands still land within one), more when it is emptier.
         let frames = min(output.writableFrames(), chunk.frames - chunk.consumed)
-        let bytes = frames * fmt.bytesPerFrame
-        let source = chunk.bytes + chunk.consumed * fmt.bytesPerFrame
-        let targetGain = VolumeCurve.amplitude(volume)
-        var data = UnsafeRawBufferPointer(start: source, count: bytes)
-        if targetGain != 1 || gain != 1 || fadeInRemaining > 0 {
-            if scratch.count < bytes { scratch = [UInt8](repeating: 0, count: bytes) }
-            scratch.withUnsafeMutableBytes { s in
-                s.baseAddress!.copyMemory(from: source, byteCount: bytes)
-                GainRamp.apply(s.baseAddress!, frames: frames, format: fmt, from: gain, to: targetGain)
-                if fadeInRemaining > 0 {
-                    let n = min(frames, fadeInRemaining)
-                    let total = Double(fadeFrames)
-                    let done = Double(fadeFrames - fadeInRemaining)
-                    GainRamp.apply(s.baseAddress!, frames: n, format: fmt, from: done / total, to: (done + Double(n)) / total)
-                    fadeInRemaining -= n
-                }
-            }
-            gain = targetGain
-            data = scratch.withUnsafeBytes { UnsafeRawBufferPointer(rebasing: $0[0..<bytes]) }
-        }
+        let source = UnsafeRawBufferPointer(start: chunk.bytes + chunk.consumed * fmt.bytesPerFrame, count: frames * fmt.bytesPerFrame)
+        let data = gain.process(source, frames: frames, format: fmt)
         do {
             try output.write(data)
         } catch where error.isTransient {
@@ -293,7 +252,7 @@ final class OutputWorker: @unchecked Sendable {  // confined to the audio thread
             fail(error)
             return
         }
-        remember(data)
+        recent.remember(data)
         if let total = dropouts.due(total: output.underruns, now: MonotonicClock.now()) {
             engine.onEvent(.underrun(total: total))
         }
@@ -301,7 +260,7 @@ final class OutputWorker: @unchecked Sendable {  // confined to the audio thread
             applied(command, postedAt, audibleAt: MonotonicClock.now())
             awaitingAudio = nil
         }
-        written += Int64(frames)
+        position.wrote(frames, of: chunk.token, from: chunk.startFrame + Int64(chunk.consumed))
         chunk.consumed += frames
         if chunk.consumed >= chunk.frames { engine.queue.release() }
     }
@@ -328,14 +287,14 @@ final class OutputWorker: @unchecked Sendable {  // confined to the audio thread
     /// loopback among them) send whole periods, stale data included.
     private func finishPeriod() {
         guard let format else { return }
-        let remainder = Int(written % Int64(output.periodFrames))
+        let remainder = Int(position.written % Int64(output.periodFrames))
         guard remainder > 0 else { return }
         let silence = [UInt8](repeating: 0, count: (output.periodFrames - remainder) * format.bytesPerFrame)
         try? silence.withUnsafeBytes { try output.write($0) }
     }
 
     private func fail(_ error: OutputError) {
-        restingPosition = heardPosition()
+        position.restart(at: heardPosition())
         output.release()
         format = nil
         state = .failed
@@ -344,43 +303,37 @@ final class OutputWorker: @unchecked Sendable {  // confined to the audio thread
     }
 
     /// Tells the player when the first frame of a new track is heard.
-    private func announceTrackChanges(_ heard: (token: Int, frame: Int64)?) {
-        guard let heard, heard.token != heardToken else { return }
-        heardToken = heard.token
-        engine.onEvent(.trackStarted(token: heard.token))
-        // Segments of tracks no longer heard are no longer needed.
-        if let at = segments.firstIndex(where: { $0.token == heard.token }), at > 0 { segments.removeFirst(at) }
+    private func announceTrackChanges(_ heard: TrackPosition?) {
+        if let token = position.newlyHeard(heard) { engine.onEvent(.trackStarted(token: token)) }
     }
 
     /// The track and frame being heard now.
-    private func heardPosition() -> (token: Int, frame: Int64)? {
-        heardPositionAt(max(0, written - Int64(output.delay())))
+    private func heardPosition() -> TrackPosition? {
+        position.heard(delay: output.delay())
     }
 
     /// Stops the sound within a period: takes back what the device has queued where it can,
     /// plays a short fade-out in its place, and discards the rest. Returns the position the
     /// listener heard last, which is where playback continues.
-    private func interrupt() -> (token: Int, frame: Int64)? {
+    private func interrupt() -> TrackPosition? {
         interruptStartedAt = MonotonicClock.now()
         audibleAfterNanoseconds = 0
-        guard let format else { return restingPosition }
+        guard let format else { return position.resting }
         let queued = output.delay()
         // Leave one period alone: drivers move their pointer a period at a time, so the
         // audio just past it may already be on its way out.
         let safety = output.periodFrames
         let rewound = queued > safety + fadeFrames ? output.rewind(queued - safety) : 0
-        if rewound > 0, historyEnd >= rewound * format.bytesPerFrame {
-            written -= Int64(rewound)
-            let fade = min(fadeFrames, rewound)
-            let start = historyEnd - rewound * format.bytesPerFrame
-            var tail = Array(history[start..<(start + fade * format.bytesPerFrame)])
+        let fade = min(fadeFrames, rewound)
+        if rewound > 0, var tail = recent.slice(back: rewound * format.bytesPerFrame, count: fade * format.bytesPerFrame) {
+            position.tookBack(rewound)
             tail.withUnsafeMutableBytes { GainRamp.apply($0.baseAddress!, frames: fade, format: format, from: 1, to: 0) }
             // Silence to the end of a period and one more, so no stale data follows.
-            let pad = output.periodFrames - (Int(written) + fade) % output.periodFrames + output.periodFrames
+            let pad = output.periodFrames - (Int(position.written) + fade) % output.periodFrames + output.periodFrames
             tail += [UInt8](repeating: 0, count: pad * format.bytesPerFrame)
             try? tail.withUnsafeBytes { try output.write($0) }
-            written += Int64(fade)
-            let heard = heardPositionAt(written)
+            position.rewrote(fade)
+            let heard = position.position(at: position.written)
             audibleAfterNanoseconds = UInt64(queued - rewound) * 1_000_000_000 / UInt64(format.sampleRate)
             output.drain()
             return heard
@@ -392,35 +345,13 @@ final class OutputWorker: @unchecked Sendable {  // confined to the audio thread
         return heard
     }
 
-    private func heardPositionAt(_ mark: Int64) -> (token: Int, frame: Int64)? {
-        guard let segment = segments.last(where: { $0.written <= mark }) else { return restingPosition }
-        return (segment.token, segment.frame + mark - segment.written)
-    }
-
-    /// Keeps the most recent output for `interrupt`'s fade-out.
-    private func remember(_ data: UnsafeRawBufferPointer) {
-        guard !history.isEmpty else { return }
-        let n = min(data.count, history.count)
-        if historyEnd + n > history.count {
-            let keep = history.count - n
-            history.withUnsafeMutableBytes { h in
-                h.baseAddress!.copyMemory(from: h.baseAddress! + (historyEnd - keep), byteCount: keep)
-            }
-            historyEnd = keep
-        }
-        history.withUnsafeMutableBytes { h in
-            (h.baseAddress! + historyEnd).copyMemory(from: data.baseAddress! + (data.count - n), byteCount: n)
-        }
-        historyEnd += n
-    }
-
     /// Publishes the position (one device-delay query per pass of the loop) and announces
     /// a track change once its first frame is heard.
     private func publish() {
-        let position = state == .playing ? heardPosition() : restingPosition
+        let now = state == .playing ? heardPosition() : position.resting
         if state == .playing {
-            lastHeard = position
-            announceTrackChanges(position)
+            lastHeard = now
+            announceTrackChanges(now)
         }
         let snapshotState: EngineSnapshot.State = switch state {
         case .idle: .idle
@@ -431,8 +362,8 @@ final class OutputWorker: @unchecked Sendable {  // confined to the audio thread
         }
         engine.lock.withLock {
             engine.published.state = snapshotState
-            engine.published.token = position?.token
-            engine.published.frame = position?.frame ?? 0
+            engine.published.token = now?.token
+            engine.published.frame = now?.frame ?? 0
             engine.published.sampleRate = format?.sampleRate ?? 0
             engine.published.error = lastError
             engine.published.route = route

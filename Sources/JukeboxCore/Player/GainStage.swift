@@ -1,0 +1,46 @@
+/// Volume and fade-in, applied to PCM on its way to the device. At full volume with no
+/// fade the audio passes untouched (bit-exact); otherwise it is worked on in a scratch
+/// buffer kept between calls, so steady playback allocates nothing. Audio thread only.
+final class GainStage {
+    private(set) var volume = 100
+    private var gain = 1.0
+    private var fadeLength = 0
+    private var fadeRemaining = 0
+    private var scratch = UnsafeMutableRawBufferPointer(start: nil, count: 0)
+
+    deinit { scratch.deallocate() }
+
+    /// A new volume (0–100); it ramps in over the next block, so there is no click.
+    func setVolume(_ volume: Int) { self.volume = max(0, min(100, volume)) }
+
+    /// The next `frames` frames fade in from silence.
+    func fadeIn(over frames: Int) {
+        fadeLength = frames
+        fadeRemaining = frames
+    }
+
+    func cancelFade() { fadeRemaining = 0 }
+
+    /// `source` with the gain applied: `source` itself when nothing changes it, else the
+    /// scratch buffer, valid until the next call.
+    func process(_ source: UnsafeRawBufferPointer, frames: Int, format: OutputFormat) -> UnsafeRawBufferPointer {
+        let target = VolumeCurve.amplitude(volume)
+        guard target != 1 || gain != 1 || fadeRemaining > 0 else { return source }
+        let bytes = source.count
+        if scratch.count < bytes {
+            scratch.deallocate()
+            scratch = .allocate(byteCount: bytes, alignment: 16)
+        }
+        let out = scratch.baseAddress!
+        out.copyMemory(from: source.baseAddress!, byteCount: bytes)
+        GainRamp.apply(out, frames: frames, format: format, from: gain, to: target)
+        if fadeRemaining > 0 {
+            let n = min(frames, fadeRemaining)
+            let done = Double(fadeLength - fadeRemaining)
+            GainRamp.apply(out, frames: n, format: format, from: done / Double(fadeLength), to: (done + Double(n)) / Double(fadeLength))
+            fadeRemaining -= n
+        }
+        gain = target
+        return UnsafeRawBufferPointer(start: out, count: bytes)
+    }
+}

@@ -1,0 +1,70 @@
+/// A place in the queue: one play of a track (its token) and a frame in it.
+struct TrackPosition: Equatable {
+    var token: Int
+    var frame: Int64
+}
+
+/// Which frame the listener hears, worked out from what was written to the device and
+/// how much of it the device still holds (its delay). Pure bookkeeping: the audio thread
+/// feeds it what it wrote and took back, and asks it where the listener is.
+struct PlaybackPosition {
+    /// Frames written since the device was last started afresh (configured or dropped).
+    private(set) var written: Int64 = 0
+    /// Where each track's audio starts in `written`, oldest first.
+    private var segments: [(token: Int, written: Int64, frame: Int64)] = []
+    /// Where we are while nothing is written (paused, stopped, before the first chunk).
+    private(set) var resting: TrackPosition?
+    /// The track the listener was last told about.
+    private var announcedToken: Int?
+
+    /// Starts counting afresh at `position` (a new track, a seek, a resume, a new device).
+    mutating func restart(at position: TrackPosition?) {
+        resting = position
+        written = 0
+        segments.removeAll()
+    }
+
+    /// A new play: forget which track was announced, so its first frame is announced.
+    mutating func begin(at position: TrackPosition) {
+        restart(at: position)
+        announcedToken = nil
+    }
+
+    /// `frames` of `token`, starting at its frame `frame`, were written.
+    mutating func wrote(_ frames: Int, of token: Int, from frame: Int64) {
+        if segments.last?.token != token { segments.append((token, written, frame)) }
+        written += Int64(frames)
+    }
+
+    /// The device gave back `frames` not yet played (a rewind).
+    mutating func tookBack(_ frames: Int) {
+        written -= Int64(min(Int64(frames), written))
+        segments.removeAll { $0.written > written }
+    }
+
+    /// The first `frames` of the audio just taken back were written again (faded out):
+    /// the place moves on through them.
+    mutating func rewrote(_ frames: Int) {
+        written += Int64(frames)
+    }
+
+    /// The position heard when the device still holds `delay` frames.
+    func heard(delay: Int) -> TrackPosition? {
+        position(at: max(0, written - Int64(delay)))
+    }
+
+    /// The position of the frame written at `mark`.
+    func position(at mark: Int64) -> TrackPosition? {
+        guard let segment = segments.last(where: { $0.written <= mark }) else { return resting }
+        return TrackPosition(token: segment.token, frame: segment.frame + mark - segment.written)
+    }
+
+    /// The token heard now if it is newly heard (to be announced once), forgetting the
+    /// segments of tracks before it.
+    mutating func newlyHeard(_ position: TrackPosition?) -> Int? {
+        guard let position, position.token != announcedToken else { return nil }
+        announcedToken = position.token
+        if let at = segments.firstIndex(where: { $0.token == position.token }), at > 0 { segments.removeFirst(at) }
+        return position.token
+    }
+}
