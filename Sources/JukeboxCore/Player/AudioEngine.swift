@@ -90,30 +90,20 @@ public final class AudioEngine: @unchecked Sendable {
     }
 
     let settings: Settings
-    let lock = ConditionLock()
+    let shared = ConditionLocked(EngineState())
     let queue: ChunkQueue
     let output: OutputRoute
     let onEvent: @Sendable (EngineEvent) -> Void
 
-    // Guarded by `lock`.
-    var running = true
-    var generation = 0
-    var decodeRequest: DecodeRequest?
-    var nextTrack: TrackRef?
-    var nextTrackChanged = false
-    var outputCommands: [OutputCommand] = []
-    var published = EngineSnapshot()
 
     private var threads: [pthread_t] = []
-    /// Names of the threads whose loop has returned. Guarded by `lock`.
-    private var finishedThreads: Set<String> = []
     private static let threadNames = ["jukebox-decode", "jukebox-audio"]
 
     public init(route: OutputRoute, settings: Settings = Settings(), onEvent: @escaping @Sendable (EngineEvent) -> Void) {
         self.output = route
         self.settings = settings
         self.onEvent = onEvent
-        queue = ChunkQueue(slots: settings.queueChunks, lock: lock)
+        queue = ChunkQueue(slots: settings.queueChunks, shared: shared)
     }
 
     /// An engine with one output that is always there.
@@ -146,15 +136,17 @@ public final class AudioEngine: @unchecked Sendable {
     @discardableResult
     public func shutdown(within seconds: Double = 3) -> [String] {
         let deadline = MonotonicClock.now() + UInt64(seconds * 1e9)
-        let stuck: [String] = lock.withLock {
-            running = false
-            lock.broadcast()
-            while finishedThreads.count < threads.count {
+        let started = threads.count
+        let stuck: [String] = shared.withLock { s in
+            s.running = false
+            s.broadcast()
+            while s.finishedThreads.count < started {
                 let now = MonotonicClock.now()
                 guard now < deadline else { break }
-                lock.wait(nanoseconds: min(deadline - now, 50_000_000))
+                s.wait(nanoseconds: min(deadline - now, 50_000_000))
             }
-            return Self.threadNames.prefix(threads.count).filter { !finishedThreads.contains($0) }
+            let finished = s.finishedThreads
+            return Self.threadNames.prefix(started).filter { !finished.contains($0) }
         }
         guard stuck.isEmpty else { return stuck }
         for thread in threads { pthread_join(thread, nil) }
@@ -189,14 +181,29 @@ public final class AudioEngine: @unchecked Sendable {
     /// The kernel announced a sound device coming or going: the audio thread looks.
     public func devicesChanged() { post { $0.outputCommands.append(.devicesChanged) } }
 
-    public var snapshot: EngineSnapshot { lock.withLock { published } }
+    public var snapshot: EngineSnapshot { shared.withLock { $0.published } }
 
-    func post(_ change: (AudioEngine) -> Void) {
-        lock.withLock {
-            change(self)
-            lock.broadcast()
+    func post(_ change: (ConditionLocked<EngineState>.Access) -> Void) {
+        shared.withLock { s in
+            change(s)
+            s.broadcast()
         }
     }
+}
+
+/// What the engine's threads and its callers share, behind one lock.
+struct EngineState {
+    var running = true
+    /// Bumped by every load, seek, stop and reposition: older audio is dropped.
+    var generation = 0
+    var decodeRequest: DecodeRequest?
+    var nextTrack: TrackRef?
+    var nextTrackChanged = false
+    var outputCommands: [OutputCommand] = []
+    var published = EngineSnapshot()
+    /// Names of the threads whose loop has returned.
+    var finishedThreads: Set<String> = []
+    var ring = ChunkRing()
 }
 
 struct DecodeRequest {

@@ -35,49 +35,51 @@ final class PCMChunk {
     }
 }
 
-final class ChunkQueue: @unchecked Sendable {
-    let lock: ConditionLock
-    private let slots: [PCMChunk]
-    // Guarded by `lock`. head: next to read; tail: next to write.
-    private var head = 0
-    private var tail = 0
-    /// Set by a side while it sleeps on `lock`, so the other wakes it only when needed:
-    /// waking a thread per chunk would cost more than decoding it.
+/// The chunk queue's positions and who is asleep on it: part of the engine's shared state.
+struct ChunkRing {
+    /// Next to read, next to write.
+    var head = 0
+    var tail = 0
+    /// Set by a side while it sleeps, so the other wakes it only when needed: waking a
+    /// thread per chunk would cost more than decoding it.
     var producerWaiting = false
     var consumerWaiting = false
+    var queued: Int { tail - head }
+}
 
-    init(slots count: Int, lock: ConditionLock) {
+final class ChunkQueue: @unchecked Sendable {
+    private let shared: ConditionLocked<EngineState>
+    private let slots: [PCMChunk]
+
+    init(slots count: Int, shared: ConditionLocked<EngineState>) {
         slots = (0..<count).map { _ in PCMChunk() }
-        self.lock = lock
+        self.shared = shared
     }
 
     var capacity: Int { slots.count }
 
     /// The producer's free slot, or nil when full.
     func slotToFill() -> PCMChunk? {
-        lock.withLock { tail - head < slots.count ? slots[tail % slots.count] : nil }
+        shared.withLock { s in s.ring.queued < slots.count ? slots[s.ring.tail % slots.count] : nil }
     }
 
     func publish() {
-        lock.withLock {
-            tail += 1
-            if consumerWaiting { lock.broadcast() }
+        shared.withLock { s in
+            s.ring.tail += 1
+            if s.ring.consumerWaiting { s.broadcast() }
         }
     }
 
     /// The consumer's next chunk, or nil when empty.
     func front() -> PCMChunk? {
-        lock.withLock { head < tail ? slots[head % slots.count] : nil }
+        shared.withLock { s in s.ring.queued > 0 ? slots[s.ring.head % slots.count] : nil }
     }
 
     /// The producer is woken once the queue has drained to half, so it refills in a burst.
     func release() {
-        lock.withLock {
-            head += 1
-            if producerWaiting, tail - head <= slots.count / 2 { lock.broadcast() }
+        shared.withLock { s in
+            s.ring.head += 1
+            if s.ring.producerWaiting, s.ring.queued <= slots.count / 2 { s.broadcast() }
         }
     }
-
-    /// For callers already holding the lock.
-    var queuedChunksLocked: Int { tail - head }
 }

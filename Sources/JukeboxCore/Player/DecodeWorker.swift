@@ -19,29 +19,29 @@ final class DecodeWorker: @unchecked Sendable {  // confined to the decode threa
     /// Handed to every decoder: a stop, seek, load or shutdown posted while a decoder works
     /// through a hostile file ends that work at its next bounded step.
     private var interruption: DecodeInterruption {
-        { [engine] in engine.lock.withLock { !engine.running || engine.decodeRequest != nil } }
+        { [engine] in engine.shared.withLock { s in !s.running || s.decodeRequest != nil } }
     }
 
     func run() {
         while true {
             var request: DecodeRequest?
             var nextChanged: TrackRef??
-            let keepRunning: Bool = engine.lock.withLock {
-                if engine.queue.queuedChunksLocked >= engine.queue.capacity { refilling = false }
-                while engine.running, engine.decodeRequest == nil, !engine.nextTrackChanged,
+            let keepRunning: Bool = engine.shared.withLock { s in
+                if s.ring.queued >= engine.queue.capacity { refilling = false }
+                while s.running, s.decodeRequest == nil, !s.nextTrackChanged,
                       ended || !refilling {
-                    engine.queue.producerWaiting = true
-                    engine.lock.wait(nanoseconds: 200_000_000)
-                    engine.queue.producerWaiting = false
-                    if engine.queue.queuedChunksLocked <= engine.queue.capacity / 2 { refilling = true }
+                    s.ring.producerWaiting = true
+                    s.wait(nanoseconds: 200_000_000)
+                    s.ring.producerWaiting = false
+                    if s.ring.queued <= engine.queue.capacity / 2 { refilling = true }
                 }
-                request = engine.decodeRequest
-                engine.decodeRequest = nil
-                if engine.nextTrackChanged {
-                    nextChanged = .some(engine.nextTrack)
-                    engine.nextTrackChanged = false
+                request = s.decodeRequest
+                s.decodeRequest = nil
+                if s.nextTrackChanged {
+                    nextChanged = .some(s.nextTrack)
+                    s.nextTrackChanged = false
                 }
-                return engine.running
+                return s.running
             }
             guard keepRunning else { return }
             if let request { handle(request) }

@@ -42,19 +42,19 @@ final class OutputWorker: @unchecked Sendable {  // confined to the audio thread
             var commands: [OutputCommand] = []
             // Asked before taking the lock: the control side never waits on the device.
             let untilWritable = state == .playing ? output.nanosecondsUntilWritable() : 0
-            let keepRunning: Bool = engine.lock.withLock {
-                if state != .playing || engine.queue.queuedChunksLocked == 0, engine.outputCommands.isEmpty, engine.running {
-                    engine.queue.consumerWaiting = true
-                    engine.lock.wait(nanoseconds: 20_000_000)
-                    engine.queue.consumerWaiting = false
-                } else if engine.outputCommands.isEmpty, engine.running {
+            let keepRunning: Bool = engine.shared.withLock { s in
+                if state != .playing || s.ring.queued == 0, s.outputCommands.isEmpty, s.running {
+                    s.ring.consumerWaiting = true
+                    s.wait(nanoseconds: 20_000_000)
+                    s.ring.consumerWaiting = false
+                } else if s.outputCommands.isEmpty, s.running {
                     // Wait for room here rather than inside a blocking write, so a pause or
                     // seek posted meanwhile is handled at once, not a period later.
-                    if untilWritable > 200_000 { engine.lock.wait(nanoseconds: min(untilWritable, 20_000_000)) }
+                    if untilWritable > 200_000 { s.wait(nanoseconds: min(untilWritable, 20_000_000)) }
                 }
-                commands = engine.outputCommands
-                engine.outputCommands.removeAll()
-                return engine.running
+                commands = s.outputCommands
+                s.outputCommands.removeAll()
+                return s.running
             }
             guard keepRunning else {
                 if state == .playing { _ = interrupt() }
@@ -98,10 +98,10 @@ final class OutputWorker: @unchecked Sendable {  // confined to the audio thread
                 applied("stop", postedAt)
             }
             state = .stopped
-            engine.lock.withLock {
-                engine.generation += 1
-                generation = engine.generation
-                engine.decodeRequest = DecodeRequest(kind: .stop, generation: generation)
+            engine.shared.withLock { s in
+                s.generation += 1
+                generation = s.generation
+                s.decodeRequest = DecodeRequest(kind: .stop, generation: generation)
             }
         case .seek(let frame, let postedAt):
             let wasPlaying = state == .playing
@@ -178,17 +178,17 @@ final class OutputWorker: @unchecked Sendable {  // confined to the audio thread
     private func reposition(to place: TrackPosition) {
         position.restart(at: place)
         lastHeard = nil
-        engine.lock.withLock {
-            engine.generation += 1
-            generation = engine.generation
-            if case .load(let ref, _)? = engine.decodeRequest?.kind, ref.token == place.token {
+        engine.shared.withLock { s in
+            s.generation += 1
+            generation = s.generation
+            if case .load(let ref, _)? = s.decodeRequest?.kind, ref.token == place.token {
                 // The decode thread has not opened the track yet: open it at the new place.
-                engine.decodeRequest = DecodeRequest(kind: .load(ref, place.frame), generation: generation)
+                s.decodeRequest = DecodeRequest(kind: .load(ref, place.frame), generation: generation)
             } else {
-                engine.decodeRequest = DecodeRequest(kind: .reposition(token: place.token, frame: place.frame),
+                s.decodeRequest = DecodeRequest(kind: .reposition(token: place.token, frame: place.frame),
                                                      generation: generation)
             }
-            engine.lock.broadcast()
+            s.broadcast()
         }
     }
 
@@ -360,13 +360,13 @@ final class OutputWorker: @unchecked Sendable {  // confined to the audio thread
         case .stopped: .stopped
         case .failed: .failed
         }
-        engine.lock.withLock {
-            engine.published.state = snapshotState
-            engine.published.token = now?.token
-            engine.published.frame = now?.frame ?? 0
-            engine.published.sampleRate = format?.sampleRate ?? 0
-            engine.published.error = lastError
-            engine.published.route = route
+        engine.shared.withLock { s in
+            s.published.state = snapshotState
+            s.published.token = now?.token
+            s.published.frame = now?.frame ?? 0
+            s.published.sampleRate = format?.sampleRate ?? 0
+            s.published.error = lastError
+            s.published.route = route
         }
     }
 }
