@@ -26,6 +26,7 @@ final class OutputWorker: @unchecked Sendable {  // confined to the audio thread
     private var route = RouteState.idle
     private var announcedDevice: String?
     private var lookForDevices = false
+    private var quickLooksLeft = 0
     private var nextProbeAt: UInt64 = 0
     /// When the pending resume was asked for; reported once its first audio is written.
     /// A resume or start waiting for its first audio to be written, to report when it sounded.
@@ -128,14 +129,21 @@ final class OutputWorker: @unchecked Sendable {  // confined to the audio thread
     private func lookForDevicesIfDue() {
         let now = MonotonicClock.now()
         let worthALook = awaitingDevice != nil || output.activeIndex.map { $0 > 0 } == true
-        guard worthALook, lookForDevices || now >= nextProbeAt else {
-            lookForDevices = false
-            return
-        }
+        let announced = lookForDevices
         lookForDevices = false
+        guard worthALook, announced || now >= nextProbeAt else { return }
         nextProbeAt = now + UInt64(engine.settings.deviceProbeMilliseconds) * 1_000_000
         if awaitingDevice != nil {
-            guard let found = output.firstPresent() else { return }
+            guard let found = output.firstPresent() else {
+                // A card announces itself in parts (control, then each PCM) and can be
+                // announced before it opens: look again soon, a few times, after one.
+                if announced { quickLooksLeft = 6 }
+                if quickLooksLeft > 0 {
+                    quickLooksLeft -= 1
+                    nextProbeAt = now + 100_000_000
+                }
+                return
+            }
             awaitingDevice = nil
             route = .idle
             engine.onEvent(.outputReturned(device: output.candidates[found].output.name))
