@@ -147,18 +147,18 @@ final class FakeEngine: PlaybackEngine, @unchecked Sendable {
         player.perform(.play)
         _ = player.status
         let token = engine.lastPlayToken!
-        player.engineEvent(.trackFailed(token: token, error: "/music/0.flac: corrupt"))
+        player.engineEvent(.trackFailed(token: token, error: .corrupt("/music/0.flac", "bad frame")))
         _ = player.status
         #expect(engine.lastPlayToken != token)
         #expect(engine.calls.contains { if case .play(_, "/music/1.flac", 0, false) = $0 { true } else { false } })
-        #expect(player.status.lastError == "/music/0.flac: corrupt")
+        #expect(player.status.lastError == "/music/0.flac: corrupt: bad frame")
     }
 
     @Test func allTracksFailingEndsInError() {
         let (player, engine) = player(3)
         player.perform(.play)
         _ = player.status
-        for _ in 0..<3 { player.engineEvent(.trackFailed(token: engine.lastPlayToken!, error: "bad")); _ = player.status }
+        for _ in 0..<3 { player.engineEvent(.trackFailed(token: engine.lastPlayToken!, error: .empty("/music/x.flac"))); _ = player.status }
         #expect(player.status.state == .error)
     }
 

@@ -46,7 +46,9 @@ public final class Daemon: @unchecked Sendable {
         engineSettings.onOutputLost = config.audio.onOutputLost
         engine = AudioEngine(route: route, settings: engineSettings) { event in
             switch event {
-            case .warning(let text): log.notice("\(text)")
+            case .damaged(let error): log.notice("\(error)")
+            case .decoderNote(let path, let note): log.notice("\(path): \(note)")
+            case .outputConfigured(let negotiated): log.notice("output: \(negotiated)")
             case .outputLost(let error):
                 log.warning("output: \(error.isGone ? "lost" : "cannot play"): \(error); paused until a device is back")
             case .outputReturned(let device):

@@ -31,4 +31,10 @@ public enum MediaError: Error, Equatable, CustomStringConvertible {
     }
 
     public var description: String { "\(path): \(reason)" }
+
+    /// Any error from opening or decoding `path` as a MediaError (decoders throw these;
+    /// anything else is reported as unreadable, with its own words).
+    init(_ error: any Error, path: String) {
+        self = error as? MediaError ?? .unreadable(path, "\(error)")
+    }
 }

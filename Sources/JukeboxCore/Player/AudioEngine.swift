@@ -16,7 +16,7 @@ public enum EngineEvent: Sendable {
     /// player names the one after, so even tracks shorter than the decode-ahead join up.
     case decoderAdvanced(token: Int)
     /// The track could not be opened or decoded; the player skips it.
-    case trackFailed(token: Int, error: String)
+    case trackFailed(token: Int, error: MediaError)
     /// The last queued audio has been played out.
     case finished
     /// The output failed for good (a refused format, an I/O error); playback stopped.
@@ -31,8 +31,12 @@ public enum EngineEvent: Sendable {
     /// The output ran dry and the listener heard a dropout; `total` counts them since start.
     /// Reported at most every 10 s.
     case underrun(total: Int)
-    /// A recoverable problem (a damaged frame) worth a log line.
-    case warning(String)
+    /// A stretch of a track could not be decoded and plays as silence; the track goes on.
+    case damaged(MediaError)
+    /// The decoder noted something about the file worth a log line (a lost sync, a CRC).
+    case decoderNote(path: String, note: String)
+    /// The device is set up: what was negotiated, for the log.
+    case outputConfigured(String)
     /// A pause, resume, seek, stop, start or volume change took effect on the output: asked
     /// for at `postedAt`, heard from `audibleAt` (CLOCK_MONOTONIC ns).
     case commandApplied(String, postedAt: UInt64, audibleAt: UInt64)

@@ -87,7 +87,7 @@ final class DecodeWorker: @unchecked Sendable {  // confined to the decode threa
             if frame > 0 { seek(decoder, to: frame, token: ref.token) }
         } catch {
             ended = true
-            engine.onEvent(.trackFailed(token: ref.token, error: "\(error)"))
+            engine.onEvent(.trackFailed(token: ref.token, error: MediaError(error, path: ref.path)))
         }
     }
 
@@ -100,7 +100,7 @@ final class DecodeWorker: @unchecked Sendable {  // confined to the decode threa
             ended = true
         } catch {
             ended = true
-            engine.onEvent(.trackFailed(token: token, error: "\(error)"))
+            engine.onEvent(.trackFailed(token: token, error: MediaError(error, path: decoder.path)))
         }
     }
 
@@ -115,7 +115,7 @@ final class DecodeWorker: @unchecked Sendable {  // confined to the decode threa
             next = (ref, decoder)
         } catch {
             next = nil
-            engine.onEvent(.trackFailed(token: ref.token, error: "\(error)"))
+            engine.onEvent(.trackFailed(token: ref.token, error: MediaError(error, path: ref.path)))
         }
     }
 
@@ -131,7 +131,7 @@ final class DecodeWorker: @unchecked Sendable {  // confined to the decode threa
             // Nothing published: the pending request repositions or replaces this decoder.
             return
         } catch {
-            engine.onEvent(.warning("\(error)"))
+            engine.onEvent(.damaged(MediaError(error, path: decoder.path)))
             frames = 0
         }
         reportWarnings(decoder)
@@ -166,7 +166,7 @@ final class DecodeWorker: @unchecked Sendable {  // confined to the decode threa
     private func reportWarnings(_ decoder: any AudioDecoder) {
         let messages = decoder.warnings.messages
         guard messages.count > reportedWarnings else { return }
-        for message in messages[reportedWarnings...] { engine.onEvent(.warning("\(decoder.path): \(message)")) }
+        for message in messages[reportedWarnings...] { engine.onEvent(.decoderNote(path: decoder.path, note: message)) }
         reportedWarnings = messages.count
     }
 }

@@ -243,7 +243,7 @@ final class OutputWorker: @unchecked Sendable {  // confined to the audio thread
             format = chunk.format
             position.restart(at: position.resting)
             recent.reset(frames: output.periodFrames * 16 + fadeFrames, format: chunk.format)
-            engine.onEvent(.warning("output: \(output.negotiated)"))
+            engine.onEvent(.outputConfigured(output.negotiated))
         }
         let fmt = chunk.format
         // As much as the device has room for: a period at least (blocking at most one

@@ -330,8 +330,8 @@ public final class Player: @unchecked Sendable {
             }
         case .trackFailed(let token, let error):
             guard let position = tokens[token] else { break }
-            lastError = error
-            emit(.trackSkipped(path: tracks[safe: position] ?? "?", reason: error))
+            lastError = "\(error)"
+            emit(.trackSkipped(path: tracks[safe: position] ?? "?", reason: "\(error)"))
             if token == pendingNext?.token {
                 pendingNext = nil  // found again when the current track ends
             } else if token == currentToken {
@@ -361,7 +361,7 @@ public final class Player: @unchecked Sendable {
         case .outputChanged:
             lostOutput = nil
             resumeWhenOutputReturns = false
-        case .warning, .underrun, .commandApplied:
+        case .damaged, .decoderNote, .outputConfigured, .underrun, .commandApplied:
             break
         }
         notify()

@@ -36,7 +36,7 @@ extension EngineEvent {
     var isFinished: Bool { if case .finished = self { true } else { false } }
     var failure: String? {
         switch self {
-        case .trackFailed(_, let e): e
+        case .trackFailed(_, let e): "\(e)"
         case .outputFailed(let e): "\(e)"
         default: nil
         }
