@@ -7,6 +7,7 @@ import Testing
 final class PluggableOutput: AudioOutput, @unchecked Sendable {
     private let lock = NSLock()
     private var _plugged: Bool
+    private var _heldElsewhere = false
     private var _data = Data()
     private var _configured = 0
     private var open = false
@@ -23,6 +24,11 @@ final class PluggableOutput: AudioOutput, @unchecked Sendable {
         get { lock.withLock { _plugged } }
         set { lock.withLock { _plugged = newValue } }
     }
+    /// Another program has the device.
+    var heldElsewhere: Bool {
+        get { lock.withLock { _heldElsewhere } }
+        set { lock.withLock { _heldElsewhere = newValue } }
+    }
     var data: Data { lock.withLock { _data } }
     var timesConfigured: Int { lock.withLock { _configured } }
     var isOpen: Bool { lock.withLock { open } }
@@ -32,6 +38,7 @@ final class PluggableOutput: AudioOutput, @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         guard _plugged else { throw .absent(device: name) }
+        guard !_heldElsewhere else { throw .busy(device: name) }
         open = true
         _configured += 1
     }
@@ -134,6 +141,21 @@ final class PluggableOutput: AudioOutput, @unchecked Sendable {
         let reference = try Fixtures.shared.flacReference("music16.flac")
         let fade = 221 * 4
         #expect(dac.data.dropFirst(fade).prefix(reference.count - fade) == reference.dropFirst(fade))
+    }
+
+    @Test func aBusyDeviceIsReportedAsSuchAndTriedAgain() throws {
+        let dac = PluggableOutput("dac")
+        dac.heldElsewhere = true
+        let log = EventLog()
+        var settings = AudioEngine.Settings()
+        settings.deviceProbeMilliseconds = 50
+        let engine = AudioEngine(route: OutputRoute([.init(dac, isPresent: { dac.plugged && !dac.heldElsewhere })]), settings: settings) { log.append($0) }
+        try engine.start()
+        defer { engine.shutdown() }
+        engine.play(track)
+        #expect(log.wait { if case .outputLost(.busy("dac")) = $0 { true } else { false } })
+        dac.heldElsewhere = false
+        #expect(log.wait { if case .outputReturned("dac") = $0 { true } else { false } })
     }
 
     @Test func aPreferredDeviceTakesOverWhenItAppears() throws {

@@ -56,7 +56,7 @@ public final class OutputRoute: AudioOutput {
     }
 
     /// Opens the first device present for `format` (or sets the open one up again). With
-    /// none present it throws `absent` naming the first choice.
+    /// none present it throws the first choice's reason (absent, busy).
     public func configure(_ format: OutputFormat) throws(OutputError) {
         if let activeIndex {
             try candidates[activeIndex].output.configure(format)
@@ -72,7 +72,11 @@ public final class OutputRoute: AudioOutput {
                 lastError = error  // gone or taken between the look and the open: try the next
             }
         }
-        throw lastError ?? .absent(device: candidates[0].output.name)
+        if let lastError { throw lastError }
+        // None looked present: opening the first choice says why (absent, or busy with
+        // another program), or finds it after all.
+        try candidates[0].output.configure(format)
+        activeIndex = 0
     }
 
     /// Closes the open device, so the next `configure` chooses again.
