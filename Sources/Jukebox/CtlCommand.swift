@@ -59,6 +59,7 @@ struct StatusCommand: ParsableCommand {
             let mode = MPDProtocol.mode(repeat: status["repeat"] == "1", random: status["random"] == "1", single: status["single"] == "1")
             print("volume \(status["volume"] ?? "?")%   mode \(mode.rawValue)")
             if let output = status["output"] { print("output: \(output)") }
+            if let mixer = status["mixer"] { print("mixer: \(mixer)") }
             if let error = status["error"] { print("error: \(error)") }
         } catch {
             StandardError.print("jukebox: \(error)")

@@ -12,6 +12,8 @@ final class PluggableOutput: AudioOutput, @unchecked Sendable {
     private var _configured = 0
     private var open = false
     let name: String
+    /// A control of its own, if the test gives it one.
+    var mixer: Mixer?
     var negotiated: String { name }
     var periodFrames: Int { 441 }
 
@@ -94,8 +96,8 @@ final class PluggableOutput: AudioOutput, @unchecked Sendable {
     }
 
     /// Pulled mid-track: the engine pauses at the frame heard last; back and resumed, the
-    /// audio goes on from there, nothing skipped and nothing repeated (the fake has no
-    /// delay, so what was written was heard; only the 5 ms fade-in differs).
+    /// audio goes on from a period before it (the fake has no delay, so what was written
+    /// was heard; only the 5 ms fade-in differs), nothing skipped.
     @Test func unplugPausesAndReplugContinuesFromTheSameFrame() throws {
         let dac = PluggableOutput("dac")
         let log = EventLog()
@@ -117,9 +119,12 @@ final class PluggableOutput: AudioOutput, @unchecked Sendable {
         #expect(log.wait { $0.isFinished })
         let reference = try Fixtures.shared.flacReference("music16.flac")
         #expect(before == reference.prefix(before.count))
-        let fade = 221 * 4  // 5 ms at 44.1 kHz
+        // It goes on one period (441 frames) before the last frame written: what was in
+        // flight to a pulled device is lost with it.
+        let fade = 221 * 4, period = 441 * 4
+        let resumeAt = before.count - period
         let after = dac.data.suffix(from: before.count)
-        #expect(after.dropFirst(fade).prefix(reference.count - before.count - fade) == reference.dropFirst(before.count + fade))
+        #expect(after.dropFirst(fade).prefix(reference.count - resumeAt - fade) == reference.dropFirst(resumeAt + fade))
     }
 
     @Test func absentAtStartWaitsThenPlaysWhenItAppears() throws {
@@ -177,6 +182,30 @@ final class PluggableOutput: AudioOutput, @unchecked Sendable {
         let total = (try Fixtures.shared.flacReference("music16.flac")).count + 4410 * 4
         #expect((0..<(441 * 4)).contains(speaker.data.count + dac.data.count - total))
         #expect(!log.all.contains { if case .outputLost = $0 { true } else { false } })
+    }
+
+    /// The preferred device goes: pause (the fallback that was there all along is no
+    /// reason to resume); play goes to the fallback; the preferred one back takes over.
+    @Test func losingThePreferredDevicePausesAndPlayUsesTheFallback() throws {
+        let dac = PluggableOutput("dac"), speaker = PluggableOutput("speaker")
+        let log = EventLog()
+        let engine = AudioEngine(route: route(dac, speaker)) { log.append($0) }
+        try engine.start()
+        defer { engine.shutdown() }
+        engine.play(track)
+        #expect(waitUntil { dac.data.count > 20_000 * 4 })
+        dac.plugged = false
+        #expect(log.wait { if case .outputLost(.disconnected("dac")) = $0 { true } else { false } })
+        engine.devicesChanged()
+        usleep(100_000)
+        #expect(engine.snapshot.state == .paused)
+        #expect(!log.all.contains { if case .outputReturned = $0 { true } else { false } })
+        engine.resume()
+        #expect(log.wait { if case .outputChanged("speaker") = $0 { true } else { false } })
+        #expect(waitUntil { speaker.data.count > 10_000 * 4 })
+        dac.plugged = true
+        engine.devicesChanged()
+        #expect(log.wait { if case .outputChanged("dac") = $0 { true } else { false } })
     }
 
     @Test func continuePolicyMovesToTheNextDeviceWithoutPausing() throws {

@@ -83,7 +83,8 @@ public enum ConfigLoader {
             }
             if let t = try section("audio") {
                 let s = "audio"
-                try allow(t, s, ["device", "devices", "allow_conversion", "buffer_ms", "period_ms", "resume_on_reconnect", "on_output_lost"])
+                try allow(t, s, ["device", "devices", "allow_conversion", "buffer_ms", "period_ms", "resume_on_reconnect", "on_output_lost",
+                                 "mixer", "mixer_device", "mixer_index"])
                 var o = c.audio.output
                 o.device = try string(t, s, "device") ?? o.device
                 if t["devices"] != nil, t["device"] != nil {
@@ -104,6 +105,12 @@ public enum ConfigLoader {
                     c.audio.onOutputLost = p
                 }
                 o.allowConversion = try bool(t, s, "allow_conversion") ?? o.allowConversion
+                if let mixer = try string(t, s, "mixer") {
+                    guard !mixer.isEmpty else { throw error(s, "mixer", "mixer is empty; use \"auto\", \"software\", \"none\" or a control's name") }
+                    o.mixer = MixerChoice(mixer)
+                }
+                o.mixerDevice = try string(t, s, "mixer_device") ?? o.mixerDevice
+                o.mixerIndex = try int(t, s, "mixer_index", 0...31) ?? o.mixerIndex
                 o.bufferMilliseconds = try int(t, s, "buffer_ms", 20...2000) ?? o.bufferMilliseconds
                 o.periodMilliseconds = try int(t, s, "period_ms", 2...100) ?? o.periodMilliseconds
                 if o.periodMilliseconds * 2 > o.bufferMilliseconds {

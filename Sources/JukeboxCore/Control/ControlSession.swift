@@ -241,7 +241,7 @@ public final class ControlSession {
             if let info = s.info { out += "audio: \(info.sampleRate):\(info.sampleFormat.bitsPerSample):\(info.channels)\n" }
         }
         // Not MPD's: where the audio goes (clients skip keys they do not know).
-        out += "output: \(MPDProtocol.value(s.route.description))\n"
+        out += "output: \(MPDProtocol.value(s.route.description))\nmixer: \(MPDProtocol.value(s.mixer))\n"
         if let error = s.lastError { out += "error: \(MPDProtocol.value(error))\n" }
         return out
     }

@@ -49,6 +49,8 @@ public final class Daemon: @unchecked Sendable {
             case .damaged(let error): log.notice("\(error)")
             case .decoderNote(let path, let note): log.notice("\(path): \(note)")
             case .outputConfigured(let negotiated): log.notice("output: \(negotiated)")
+            case .mixerChanged(let mixer, let note): log.notice("mixer: \(note ?? mixer)")
+            case .volumeChangedOutside(let volume): log.info("mixer: set to \(volume) from outside")
             case .outputLost(let error):
                 log.warning("output: \(error.isGone ? "lost" : "cannot play"): \(error); paused until a device is back")
             case .outputReturned(let device):

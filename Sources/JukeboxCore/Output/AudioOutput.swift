@@ -40,6 +40,8 @@ public protocol AudioOutput: AnyObject {
     func write(_ frames: UnsafeRawBufferPointer) throws(OutputError)
     /// The device went away while open (its card was unplugged).
     var isDisconnected: Bool { get }
+    /// The device's own volume control, if volume is applied there (nil: in software).
+    var mixer: Mixer? { get }
     /// Underruns recovered since the output was made: each one is a dropout the listener heard.
     var underruns: Int { get }
     /// Frames written but not yet heard.
@@ -57,5 +59,6 @@ extension AudioOutput {
     /// Outputs that pace themselves (the null sink, files) never run dry.
     public var underruns: Int { 0 }
     public var isDisconnected: Bool { false }
+    public var mixer: Mixer? { nil }
 }
 

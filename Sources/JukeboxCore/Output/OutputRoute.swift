@@ -44,7 +44,13 @@ public final class OutputRoute: AudioOutput {
     public var negotiated: String { active.negotiated }
     public var periodFrames: Int { active.periodFrames }
     public var underruns: Int { candidates.reduce(0) { $0 + $1.output.underruns } }
+    public var mixer: Mixer? { activeIndex.flatMap { candidates[$0].output.mixer } }
+    /// Why volume is in software on the open device though a control was wanted.
+    var mixerNote: String? { activeIndex.flatMap { (candidates[$0].output as? ALSAOutput)?.mixerNote } }
     public var isDisconnected: Bool { activeIndex.map { candidates[$0].output.isDisconnected } ?? false }
+
+    /// The devices present now, in order of preference.
+    public func presentIndices() -> [Int] { candidates.indices.filter { candidates[$0].isPresent() } }
 
     /// The first device present, or nil when none is.
     public func firstPresent() -> Int? { candidates.indices.first { candidates[$0].isPresent() } }

@@ -37,6 +37,11 @@ public enum EngineEvent: Sendable {
     case decoderNote(path: String, note: String)
     /// The device is set up: what was negotiated, for the log.
     case outputConfigured(String)
+    /// Volume is now applied here: a card's control, or software (with why, if a control
+    /// was wanted but is not there).
+    case mixerChanged(String, note: String?)
+    /// Someone else changed the card's volume control (alsamixer): the volume it stands for.
+    case volumeChangedOutside(Int)
     /// A pause, resume, seek, stop, start or volume change took effect on the output: asked
     /// for at `postedAt`, heard from `audibleAt` (CLOCK_MONOTONIC ns).
     case commandApplied(String, postedAt: UInt64, audibleAt: UInt64)
@@ -71,6 +76,8 @@ public struct EngineSnapshot: Sendable, Equatable {
     public var frame: Int64 = 0
     public var sampleRate: Int = 0
     public var route = RouteState.idle
+    /// Where volume is applied: "software", or the card's control and its range.
+    public var mixer = "software"
     public var error: OutputError?
 }
 

@@ -16,6 +16,12 @@ final class OutputWorker: @unchecked Sendable {  // confined to the audio thread
     private var format: OutputFormat?
     private var position = PlaybackPosition()
     private let gain = GainStage()
+    private lazy var software = SoftwareMixer(gain)
+    /// The volume asked for (0–100); the mixer in use applies it.
+    private var volume = 100
+    private var mixerDescription = "software"
+    private var mixerAnnounced: String?
+    private var nextMixerLook: UInt64 = 0
     private var recent = RecentOutput()
     private var lastError: OutputError?
     /// The position heard at the last publish: where play continues if the device vanishes
@@ -27,6 +33,9 @@ final class OutputWorker: @unchecked Sendable {  // confined to the audio thread
     private var announcedDevice: String?
     private var lookForDevices = false
     private var quickLooksLeft = 0
+    /// While waiting: the devices that were there all along (a fallback), which do not
+    /// count as one coming back; the next play may still use them.
+    private var presentWhenLost: Set<Int> = []
     private var nextProbeAt: UInt64 = 0
     /// When the pending resume was asked for; reported once its first audio is written.
     /// A resume or start waiting for its first audio to be written, to report when it sounded.
@@ -64,6 +73,7 @@ final class OutputWorker: @unchecked Sendable {  // confined to the audio thread
             }
             for command in commands { handle(command) }
             lookForDevicesIfDue()
+            lookForOutsideVolumeChange()
             if state == .playing { playSomething() }
             publish()
         }
@@ -111,7 +121,8 @@ final class OutputWorker: @unchecked Sendable {  // confined to the audio thread
             reposition(to: TrackPosition(token: token, frame: max(0, frame)))
             if state == .playing { gain.fadeIn(over: fadeFrames) }
         case .volume(let v, let postedAt):
-            gain.setVolume(v)
+            volume = max(0, min(100, v))
+            mixer.apply(volume)
             // Reported as applied now: the ramp starts in the next period written.
             applied("volume", postedAt, audibleAt: MonotonicClock.now())
         case .devicesChanged:
@@ -119,6 +130,37 @@ final class OutputWorker: @unchecked Sendable {  // confined to the audio thread
             // A device that went while nothing was written is noticed here, and let go
             // of, so the kernel can free the card.
             if output.isDisconnected { lose(.disconnected(device: output.name)) }
+        }
+    }
+
+    // MARK: Volume
+
+    /// The open device's own control, else software gain.
+    private var mixer: Mixer { output.mixer ?? software }
+
+    /// After a device is set up: volume goes to its control (the samples then pass at full
+    /// scale) or to software gain, at the volume asked for.
+    private func useMixer() {
+        let mixer = self.mixer
+        if mixer !== software { gain.setVolume(100) }
+        mixer.apply(volume)
+        mixerDescription = mixer.description
+        let announcement = output.mixerNote ?? mixer.description
+        if announcement != mixerAnnounced {
+            mixerAnnounced = announcement
+            engine.onEvent(.mixerChanged(mixer.description, note: output.mixerNote))
+        }
+    }
+
+    /// Notices a change made to the card's control by someone else, within 50 ms.
+    private func lookForOutsideVolumeChange() {
+        guard let mixer = output.mixer else { return }
+        let now = MonotonicClock.now()
+        guard now >= nextMixerLook else { return }
+        nextMixerLook = now + 50_000_000
+        if let outside = mixer.outsideChange() {
+            volume = outside
+            engine.onEvent(.volumeChangedOutside(outside))
         }
     }
 
@@ -134,7 +176,9 @@ final class OutputWorker: @unchecked Sendable {  // confined to the audio thread
         guard worthALook, announced || now >= nextProbeAt else { return }
         nextProbeAt = now + UInt64(engine.settings.deviceProbeMilliseconds) * 1_000_000
         if awaitingDevice != nil {
-            guard let found = output.firstPresent() else {
+            let present = output.presentIndices()
+            presentWhenLost.formIntersection(present)  // one that goes and comes back counts
+            guard let found = present.first(where: { !presentWhenLost.contains($0) }) else {
                 // A card announces itself in parts (control, then each PCM) and can be
                 // announced before it opens: look again soon, a few times, after one.
                 if announced { quickLooksLeft = 6 }
@@ -165,7 +209,14 @@ final class OutputWorker: @unchecked Sendable {  // confined to the audio thread
     /// The device went away, or none could be opened: let go of it, keep the place heard
     /// last, and pause until a device is back (or carry on on another, if so configured).
     private func lose(_ error: OutputError) {
-        let heard = state == .playing ? (lastHeard ?? position.resting) : position.resting
+        var heard = state == .playing ? (lastHeard ?? position.resting) : position.resting
+        if state == .playing, case .disconnected = error, var place = heard {
+            // The audio on its way to a device that is pulled out (a USB DAC's transfers in
+            // flight) is lost with it, though ALSA counted it as played: measured on the
+            // board, one period. Go on a period earlier: a word heard twice, not missed.
+            place.frame = max(0, place.frame - Int64(output.periodFrames))
+            heard = place
+        }
         let hadDevice = output.activeIndex != nil
         output.release()
         format = nil
@@ -177,6 +228,7 @@ final class OutputWorker: @unchecked Sendable {  // confined to the audio thread
         }
         if wasPlaying { state = .paused }
         awaitingDevice = error
+        presentWhenLost = Set(output.presentIndices())
         nextProbeAt = MonotonicClock.now() + UInt64(engine.settings.deviceProbeMilliseconds) * 1_000_000
         route = hadDevice ? .lost(error.device) : .waitingFor(output.candidates[0].output.name)
         engine.onEvent(.outputLost(error))
@@ -241,6 +293,7 @@ final class OutputWorker: @unchecked Sendable {  // confined to the audio thread
                 engine.onEvent(.outputChanged(device: output.name))
             }
             format = chunk.format
+            useMixer()
             position.restart(at: position.resting)
             recent.reset(frames: output.periodFrames * 16 + fadeFrames, format: chunk.format)
             engine.onEvent(.outputConfigured(output.negotiated))
@@ -375,6 +428,7 @@ final class OutputWorker: @unchecked Sendable {  // confined to the audio thread
             s.published.sampleRate = format?.sampleRate ?? 0
             s.published.error = lastError
             s.published.route = route
+            s.published.mixer = mixerDescription
         }
     }
 }

@@ -361,7 +361,15 @@ public final class Player: @unchecked Sendable {
         case .outputChanged:
             lostOutput = nil
             resumeWhenOutputReturns = false
-        case .damaged, .decoderNote, .outputConfigured, .underrun, .commandApplied:
+        case .volumeChangedOutside(let outside):
+            // The control was moved elsewhere: that is the volume now, within the limits
+            // (a control set beyond max_volume is brought back to it).
+            if (settings.minimumVolume...settings.maximumVolume).contains(outside) {
+                volume = outside  // the engine has it already; sending it back would move the control
+            } else {
+                setVolume(outside)
+            }
+        case .damaged, .decoderNote, .outputConfigured, .mixerChanged, .underrun, .commandApplied:
             break
         }
         notify()
@@ -399,6 +407,7 @@ public final class Player: @unchecked Sendable {
         s.volume = volume
         let snapshot = engine.snapshot
         s.route = snapshot.route
+        s.mixer = snapshot.mixer
         s.lastError = lostOutput.map(Self.lossReason) ?? lastError ?? snapshot.error.map { "\($0)" }
         return s
     }

@@ -20,6 +20,8 @@ public struct PlayerStatus: Sendable, Equatable {
     public var volume = 100
     /// Where the audio goes: playing on a device, waiting for one, or lost.
     public var route = RouteState.idle
+    /// Where volume is applied: "software", or the card's control and its range.
+    public var mixer = "software"
     public var lastError: String?
 
     public var progress: Double { duration > 0 ? min(1, max(0, elapsed / duration)) : 0 }

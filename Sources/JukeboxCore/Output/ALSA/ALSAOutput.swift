@@ -22,6 +22,11 @@ public final class ALSAOutput: AudioOutput {
         public var allowConversion: Bool
         public var bufferMilliseconds: Int
         public var periodMilliseconds: Int
+        /// Where volume is applied: the card's control (auto or named), software, none.
+        public var mixer = MixerChoice.auto
+        /// The mixer's device when it is not the PCM's card ("hw:CARD=DAC").
+        public var mixerDevice: String?
+        public var mixerIndex = 0
 
         public init(device: String = "default", allowConversion: Bool = true,
                     bufferMilliseconds: Int = 100, periodMilliseconds: Int = 10) {
@@ -37,6 +42,10 @@ public final class ALSAOutput: AudioOutput {
     public private(set) var negotiated = "not configured"
     public private(set) var periodFrames = 0
     public private(set) var underruns = 0
+    /// The card's volume control, when the settings choose one and it could be opened.
+    private var hardwareMixer: Mixer?
+    /// Why volume is in software though a control was wanted (for the log).
+    public private(set) var mixerNote: String?
     private var pcm: OpaquePointer?
     private var format: OutputFormat?
     private var bytesPerFrame = 0
@@ -64,6 +73,31 @@ public final class ALSAOutput: AudioOutput {
         }
         self.format = format
         bytesPerFrame = format.bytesPerFrame
+        openMixer()
+    }
+
+    public var mixer: Mixer? { hardwareMixer }
+
+    private func openMixer() {
+        hardwareMixer = nil
+        mixerNote = nil
+        let device = settings.mixerDevice ?? ALSAMixer.controlDevice(forPCM: settings.device)
+        switch settings.mixer {
+        case .software: return
+        case .none: hardwareMixer = FixedVolume()
+        case .auto:
+            do {
+                hardwareMixer = try ALSAMixer(device: device, choice: nil, index: 0)
+            } catch {
+                mixerNote = "\(device) has no playback volume control, so volume is in software"
+            }
+        case .control(let name):
+            do {
+                hardwareMixer = try ALSAMixer(device: device, choice: name, index: settings.mixerIndex)
+            } catch {
+                mixerNote = "\(error); volume is in software"
+            }
+        }
     }
 
     private func open(_ device: String, _ format: OutputFormat, exact: Bool) throws(OutputError) {
@@ -225,6 +259,8 @@ public final class ALSAOutput: AudioOutput {
     }
 
     public func close() {
+        (hardwareMixer as? ALSAMixer)?.close()
+        hardwareMixer = nil
         if let pcm { snd_pcm_close(pcm) }
         pcm = nil
         format = nil
