@@ -8,20 +8,23 @@ pass() { echo pass > /tmp/result; }
 fail() { echo "fail $*" > /tmp/result; echo "FAIL: $*"; }
 
 # start_jukebox MUSIC_DIR [extra jukebox run options]: plays to the loopback card.
-# $PLAYBACK adds lines to [playback]; $INPUT is appended (an [input] section and its entries).
+# $PLAYBACK adds lines to [playback]; $AUDIO replaces the device line of [audio] (device
+# or devices, and more keys); $INPUT is appended (an [input] section and its entries).
 start_jukebox() {
     dir=$1; shift
     # Defaults for the board unless $PLAYBACK sets them (TOML allows a key once).
     volume="start_volume = 100" mode='mode = "once"'
     case "${PLAYBACK:-}" in *start_volume*) volume="" ;; esac
     case "${PLAYBACK:-}" in *mode*) mode="" ;; esac
+    # Outside the here-document: busybox drops the quotes of a default inside one.
+    audio=${AUDIO:-'device = "hw:Loopback,0,0"'}
     cat > /tmp/jukebox.toml <<CONF
 [playback]
 $mode
 $volume
 ${PLAYBACK:-}
 [audio]
-device = "hw:Loopback,0,0"
+$audio
 allow_conversion = false
 [control]
 keyboard = false
@@ -106,9 +109,52 @@ stale_ok() {
 # field NAME LINE: the value of NAME=... in a segments line.
 field() { echo "$2" | tr ' ' '\n' | sed -n "s/^$1=//p"; }
 
+# The USB DAC (QEMU's usb-audio on an xHCI controller): card "Audio", S16_LE stereo at
+# 48 kHz only, a hardware volume control. What the guest plays to it, QEMU writes on the
+# host into /out/usbdac.wav (a 44-byte header, then the PCM as the device consumed it).
+USB_DAC="hw:CARD=Audio,DEV=0"
+usb_present() { grep -q "USB-Audio" /proc/asound/cards; }
+
+# host WORD: asks the host to do WORD (unplug, plug) and waits for its answer (10 s).
+HOST_REQUESTS=0
+host() {
+    HOST_REQUESTS=$((HOST_REQUESTS + 1))
+    name=/out/host/$$-$HOST_REQUESTS
+    mkdir -p /out/host
+    echo "$1" > "$name.tmp" && mv "$name.tmp" "$name.req"
+    t=0; while [ ! -f "$name.done" ] && [ $t -lt 200 ]; do usleep 50000; t=$((t + 1)); done
+    [ -f "$name.done" ] || { echo "host did not answer '$1'"; return 1; }
+    answer=$(cat "$name.done"); rm -f "$name.done"
+    [ "$answer" = ok ] || { echo "host: $1: $answer"; return 1; }
+}
+
+# usb_unplug: the DAC is pulled out (the host's device_del); returns once QEMU has done it.
+usb_unplug() { host unplug; }
+# usb_plug: plugged back in; returns once the card is back (10 s at most).
+usb_plug() {
+    host plug || return 1
+    t=0; while ! usb_present && [ $t -lt 100 ]; do usleep 100000; t=$((t + 1)); done
+    usb_present
+}
+
+# Everything the DAC received, across unplugs (QEMU starts its file afresh on each
+# replug; the host keeps the earlier part in /out/usbdac.archive).
+usb_stream() { [ -f /out/usbdac.archive ] && cat /out/usbdac.archive; tail -c +45 /out/usbdac.wav; }
+# usb_mark: how many bytes of PCM the DAC has received so far.
+usb_mark() {
+    archived=0; [ -f /out/usbdac.archive ] && archived=$(wc -c < /out/usbdac.archive)
+    written=$(wc -c < /out/usbdac.wav 2>/dev/null || echo 0)
+    [ "$written" -ge 44 ] || written=44  # QEMU has not written its header yet
+    echo $((archived + written - 44))
+}
+# usb_take MARK FILE: the PCM the DAC received since MARK, into FILE.
+usb_take() { usb_stream | tail -c +$(($1 + 1)) > "$2"; }
+
 board_cleanup() {
     [ -n "${JUKEBOX_PID:-}" ] && kill "$JUKEBOX_PID" 2>/dev/null && wait "$JUKEBOX_PID" 2>/dev/null
     [ -n "${RECORD_PID:-}" ] && kill "$RECORD_PID" 2>/dev/null
+    # A scenario that failed with the DAC unplugged must not leave the next without it.
+    [ "${HOST_REQUESTS:-0}" -gt 0 ] && ! usb_present && usb_plug > /dev/null
     echo "---- jukebox log"; cat /tmp/jukebox.log 2>/dev/null
     rm -f /tmp/segments.*
     JUKEBOX_PID="" RECORD_PID=""

@@ -3,7 +3,7 @@
 # are compared with (what flac -d and mpg123 -s decode). Usage: fixtures.sh DIR
 set -euo pipefail
 dir=$1
-mkdir -p "$dir"/{plays,gapless,long,bad,scan}
+mkdir -p "$dir"/{plays,gapless,long,long48,bad,scan}
 cd "$dir"
 # Music-like: plucked notes over a little noise, 44.1 kHz 16-bit stereo.
 sox -n -r 44100 -b 16 -c 2 music.wav synth 3 pluck C3 pluck E4 synth 3 pinknoise mix gain -8 2>/dev/null
@@ -18,6 +18,10 @@ sox long.wav gapless/3.flac trim 160001s
 sox long.wav -t raw gapless.ref
 flac -s -f -o long/long.flac long.wav
 sox long.wav -t raw long.ref
+# The USB DAC takes 48 kHz only (as many dongles do): the long signal at that rate.
+sox -n -r 48000 -b 16 -c 2 long48.wav synth 6 pluck G3 pluck B4 synth 6 pinknoise mix gain -8 2>/dev/null
+flac -s -f -o long48/long48.flac long48.wav
+sox long48.wav -t raw long48.ref
 # A 20 s track for holding fast-forward (a plain tone: small, and position is all that matters).
 sox -n -r 44100 -b 16 -c 2 scan/scan.flac synth 20 sine 440 gain -12
 # Valid files among damaged ones.
@@ -26,4 +30,4 @@ head -c 20000 plays/1.flac > bad/2-truncated.flac
 head -c 50000 /dev/urandom > bad/3-garbage.mp3
 : > bad/4-empty.flac
 cp plays/2.mp3 bad/5-good.mp3
-rm -f music.wav long.wav
+rm -f music.wav long.wav long48.wav
