@@ -75,7 +75,10 @@ final class SixteenStepControl: Mixer, @unchecked Sendable {
     func engineOn(_ control: SixteenStepControl, log: EventLog, holder: PlayerHolder = PlayerHolder()) throws -> (AudioEngine, PluggableOutput) {
         let dac = PluggableOutput("dac")
         dac.mixer = control
-        let engine = AudioEngine(route: OutputRoute([.init(dac, isPresent: { true })])) { event in
+        // Only the watch's doorbell (`mixerTouched`) makes it look, never the clock.
+        var settings = AudioEngine.Settings()
+        settings.mixerLookMilliseconds = 3_600_000
+        let engine = AudioEngine(route: OutputRoute([.init(dac, isPresent: { true })]), settings: settings) { event in
             log.append(event)
             holder.player?.engineEvent(event)
         }
@@ -134,10 +137,12 @@ final class SixteenStepControl: Mixer, @unchecked Sendable {
         player.perform(.play)
         #expect(log.wait { if case .mixerChanged = $0 { true } else { false } })
         control.knob(10)  // −15 dB, turned in alsamixer
-        #expect(log.wait(seconds: 5) { if case .volumeChangedOutside = $0 { true } else { false } })
+        engine.mixerTouched()  // as the hotplug thread's watch does
+        #expect(log.wait { if case .volumeChangedOutside = $0 { true } else { false } })
         let expected = VolumeMapping.volume(forDecibels: -15, min: -45, max: 0)
         #expect(player.status.volume == expected)
         control.knob(15)  // 0 dB: above max_volume 80, brought back to it
+        engine.mixerTouched()
         for _ in 0..<100 where player.status.volume != 80 { usleep(20_000) }
         #expect(player.status.volume == 80)
     }

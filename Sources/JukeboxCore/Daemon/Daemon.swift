@@ -44,12 +44,16 @@ public final class Daemon: @unchecked Sendable {
         let actions = actionLog
         var engineSettings = AudioEngine.Settings()
         engineSettings.onOutputLost = config.audio.onOutputLost
+        // Made first: the audio thread names the control to watch as soon as it opens one.
+        let hotplug = HotplugMonitor(logger: logger)
+        self.hotplug = hotplug
         engine = AudioEngine(route: route, settings: engineSettings) { event in
             switch event {
             case .damaged(let error): log.notice("\(error)")
             case .decoderNote(let path, let note): log.notice("\(path): \(note)")
             case .outputConfigured(let negotiated): log.notice("output: \(negotiated)")
             case .mixerChanged(let mixer, let note): log.notice("mixer: \(note ?? mixer)")
+            case .mixerOpened(let address): hotplug.watchMixer(address)
             case .volumeChangedOutside(let volume): log.info("mixer: set to \(volume) from outside")
             case .outputLost(let error):
                 log.warning("output: \(error.isGone ? "lost" : "cannot play"): \(error); paused until a device is back")
@@ -107,16 +111,18 @@ public final class Daemon: @unchecked Sendable {
         return route
     }
 
-    /// Sound cards and input devices coming and going, announced by the kernel.
+    /// Sound cards and input devices coming and going, announced by the kernel, and the
+    /// card's volume control changed by someone else.
     private func startHotplug() {
+        guard let hotplug else { return }
         let engine = self.engine!
         let inputs = self.inputs
-        let monitor = HotplugMonitor(logger: logger, subscribers: [
+        hotplug.subscribers = [
             { events in if events.contains(where: { $0.subsystem == "sound" }) { engine.devicesChanged() } },
             { events in inputs?.devicesAnnounced(events) },
-        ])
-        monitor.start()
-        hotplug = monitor
+        ]
+        hotplug.onMixerChange = { engine.mixerTouched() }
+        hotplug.start()
     }
 
     /// Scans the library in the background. A `music_dir` that does not exist yet (a USB

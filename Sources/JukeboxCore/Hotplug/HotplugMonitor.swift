@@ -5,62 +5,137 @@ import Glibc
 #endif
 
 /// Devices coming and going, for everything that waits on them: the inputs (a keypad, a
-/// GPIO chip) and the audio route (a USB DAC). One thread reads the kernel's
-/// announcements and hands each batch to every subscriber; subscribers only note it and
-/// return (they wake their own thread), so nothing here waits on a consumer.
+/// GPIO chip) and the audio route (a USB DAC); and the card's volume control changing. One
+/// thread polls the kernel's announcements and the watched control, and hands each batch
+/// to every subscriber; subscribers only note it and return (they wake their own thread),
+/// so nothing here waits on a consumer.
 public final class HotplugMonitor: @unchecked Sendable {
     public typealias Subscriber = @Sendable ([UeventMonitor.Uevent]) -> Void
 
     private let logger: Logger
-    private let subscribers: [Subscriber]
+    /// Set before `start`.
+    public var subscribers: [Subscriber] = []
+    /// Told when the watched control changed, by anyone (set before `start`).
+    public var onMixerChange: @Sendable () -> Void = {}
+    /// The control to watch, and how many times one was asked for: a request for the same
+    /// control (its card came back) opens it afresh.
+    private let wanted = ConditionLocked(WatchRequest())
+    private struct WatchRequest { var address: MixerAddress?; var generation = 0; var stopped = false }
+    private var watchedGeneration = 0
     private var uevents: UeventMonitor?
-    private var wake: [Int32] = [-1, -1]
+    private var mixer: MixerWatch?
+    private var wake: [Int32] = [-1, -1]  // set once, in init
     private var thread: pthread_t?
 
-    public init(logger: Logger, subscribers: [Subscriber]) {
+    private static let wakeToStop: UInt8 = 1
+    private static let wakeToWatch: UInt8 = 2
+
+    public init(logger: Logger) {
         self.logger = logger
-        self.subscribers = subscribers
+        // Made here, before any thread can ring it.
+        do {
+            try systemCall { pipe(&wake) }
+            // A full pipe already holds a wake-up: the audio thread never blocks here.
+            try systemCall { fcntl(wake[1], F_SETFL, fcntl(wake[1], F_GETFL) | O_NONBLOCK) }
+        } catch {
+            logger.error("hotplug: cannot make its wake-up pipe (\(error)); devices are found by slow retries and outside volume changes within a second")
+            wake = [-1, -1]
+        }
     }
 
-    /// False when the kernel's announcements cannot be had (no netlink in a container):
-    /// subscribers then rely on their own slow retries.
-    @discardableResult
-    public func start() -> Bool {
+    /// Starts the thread. Without the kernel's announcements (no netlink in a container)
+    /// it still watches the mixer, and subscribers rely on their own slow retries.
+    public func start() {
         do {
             uevents = try UeventMonitor()
-            try systemCall { pipe(&wake) }
-            thread = try WorkerThread.start(name: "jukebox-hotplug") { [self] in run() }
-            return true
         } catch {
             logger.notice("hotplug: no kernel device announcements (\(error)); looking for devices every 2 s instead")
-            uevents = nil
-            return false
+        }
+        guard wake[0] >= 0 else { return }
+        do {
+            thread = try WorkerThread.start(name: "jukebox-hotplug") { [self] in run() }
+        } catch {
+            logger.error("hotplug: cannot start its thread (\(error)); devices are found by slow retries and outside volume changes within a second")
+        }
+    }
+
+    /// Watch this control (nil: none) for changes. Callable from any thread, before or
+    /// after `start`; returns at once.
+    public func watchMixer(_ address: MixerAddress?) {
+        wanted.withLock { request in
+            request.address = address
+            request.generation += 1
+            // Under the lock, so the pipe cannot be closed (and its number reused) meanwhile.
+            if !request.stopped { ring(Self.wakeToWatch) }
         }
     }
 
     public func stop() {
-        guard let thread else { return }
-        var byte: UInt8 = 1
+        let wasStopped = wanted.withLock { request in
+            defer { request.stopped = true }
+            if !request.stopped { ring(Self.wakeToStop) }
+            return request.stopped
+        }
+        guard !wasStopped else { return }
+        if let thread { pthread_join(thread, nil) }
+        thread = nil
+        // No one rings a stopped monitor, so the pipe can go.
+        if wake[0] >= 0 { close(wake[0]); close(wake[1]) }
+    }
+
+    private func ring(_ byte: UInt8) {
+        guard wake[1] >= 0 else { return }
+        var byte = byte
         _ = write(wake[1], &byte, 1)
-        pthread_join(thread, nil)
-        self.thread = nil
-        close(wake[0]); close(wake[1])
     }
 
     private func run() {
-        guard let uevents else { return }
+        defer { mixer = nil }
+        followWatchRequest()
         while true {
-            var fds = [pollfd(fd: wake[0], events: Int16(POLLIN), revents: 0), pollfd(fd: uevents.fd, events: Int16(POLLIN), revents: 0)]
+            var fds = [pollfd(fd: wake[0], events: Int16(POLLIN), revents: 0)]
+            if let uevents { fds.append(pollfd(fd: uevents.fd, events: Int16(POLLIN), revents: 0)) }
+            let mixerStart = fds.count
+            fds += mixer?.descriptors ?? []
             do {
-                try systemCall { poll(&fds, 2, -1) }
+                try systemCall { poll(&fds, nfds_t(fds.count), -1) }
             } catch {
                 logger.error("hotplug: poll failed: \(error); devices plugged in from now on are found by the slow retries")
                 return
             }
-            if fds[0].revents != 0 { return }
-            let events = uevents.read()
-            guard !events.isEmpty else { continue }
-            for subscriber in subscribers { subscriber(events) }
+            if fds[0].revents != 0 {
+                var bytes = [UInt8](repeating: 0, count: 16)
+                let count = read(wake[0], &bytes, bytes.count)
+                if count > 0, bytes.prefix(count).contains(Self.wakeToStop) { return }
+                followWatchRequest()
+            }
+            if let uevents, fds[1].revents != 0 {
+                let events = uevents.read()
+                if !events.isEmpty { for subscriber in subscribers { subscriber(events) } }
+            }
+            if let watch = mixer, fds.count > mixerStart, fds[mixerStart...].contains(where: { $0.revents != 0 }) {
+                if !watch.readEvents(Array(fds[mixerStart...])) {
+                    // The card went: let go of it so the kernel can free it. The audio
+                    // thread asks again when the card is back and opened.
+                    logger.debug("hotplug: \(watch.address) went away; no longer watched")
+                    mixer = nil
+                }
+                onMixerChange()
+            }
+        }
+    }
+
+    /// Opens the control asked for by `watchMixer`, closing the one watched before.
+    private func followWatchRequest() {
+        let request = wanted.current
+        guard request.generation != watchedGeneration else { return }
+        watchedGeneration = request.generation
+        mixer = nil
+        guard let address = request.address else { return }
+        do {
+            mixer = try MixerWatch(address)
+        } catch {
+            logger.notice("mixer: cannot watch \(address) for outside changes (\(error)); they are noticed within a second instead")
         }
     }
 }

@@ -3,7 +3,7 @@ import CAlsa
 /// One playback volume control of a sound card, through alsa-lib's simple mixer API.
 /// Volume goes through `VolumeMapping`; 0 also mutes where the control has a switch.
 /// The control's current value is compared with what was last applied, so a change made
-/// elsewhere (alsamixer) is told apart from our own rounding.
+/// elsewhere (alsamixer) is told apart from our own rounding; `MixerWatch` says when to look.
 final class ALSAMixer: Mixer {
     /// Controls `auto` prefers, in order; after these, the first playback volume control
     /// with a dB scale (a real attenuator: the loopback card's "PCM Rate Shift" is not).
@@ -64,6 +64,8 @@ final class ALSAMixer: Mixer {
     }
 
     deinit { close() }
+
+    var address: MixerAddress? { MixerAddress(device: device, control: control, index: index) }
 
     var description: String {
         let range = decibelRange.map { String(format: "%.1f to %.1f dB", $0.min, $0.max) } ?? "\(rawRange.max - rawRange.min + 1) steps, no dB"

@@ -9,6 +9,12 @@ public protocol Mixer: AnyObject {
     /// The volume the control stands for if someone else (alsamixer, another program)
     /// changed it since our last `apply`; nil when it is as we left it.
     func outsideChange() -> Int?
+    /// A card's control, for the hotplug thread to watch; nil for the others.
+    var address: MixerAddress? { get }
+}
+
+extension Mixer {
+    public var address: MixerAddress? { nil }
 }
 
 /// Volume as gain on the samples (the gain stage ramps it, so there is no click).

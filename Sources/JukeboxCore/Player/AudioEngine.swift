@@ -40,6 +40,9 @@ public enum EngineEvent: Sendable {
     /// Volume is now applied here: a card's control, or software (with why, if a control
     /// was wanted but is not there).
     case mixerChanged(String, note: String?)
+    /// A card's control is in use (after every device setup), or none (nil): the one to
+    /// watch for changes made elsewhere, calling `mixerTouched` when it changes.
+    case mixerOpened(MixerAddress?)
     /// Someone else changed the card's volume control (alsamixer): the volume it stands for.
     case volumeChangedOutside(Int)
     /// A pause, resume, seek, stop, start or volume change took effect on the output: asked
@@ -97,6 +100,9 @@ public final class AudioEngine: @unchecked Sendable {
         /// While waiting for a device, or playing on one the admin likes less, look for
         /// devices this often even without a kernel announcement.
         public var deviceProbeMilliseconds = 2000
+        /// A card's control is read back this often, in case a change made elsewhere went
+        /// unannounced (the hotplug thread's watch rings at once otherwise).
+        public var mixerLookMilliseconds = 1000
         public init() {}
     }
 
@@ -192,6 +198,10 @@ public final class AudioEngine: @unchecked Sendable {
     /// The kernel announced a sound device coming or going: the audio thread looks.
     public func devicesChanged() { post { $0.outputCommands.append(.devicesChanged) } }
 
+    /// The card's control changed (told by the hotplug thread's watch): the audio thread
+    /// looks whether someone else moved it.
+    public func mixerTouched() { post { $0.outputCommands.append(.mixerTouched) } }
+
     public var snapshot: EngineSnapshot { shared.withLock { $0.published } }
 
     func post(_ change: (ConditionLocked<EngineState>.Access) -> Void) {
@@ -237,6 +247,7 @@ enum OutputCommand {
     case seek(Int64, postedAt: UInt64)
     case volume(Int, postedAt: UInt64)
     case devicesChanged
+    case mixerTouched
 }
 
 public enum OutputLossPolicy: String, Sendable, Equatable {

@@ -130,6 +130,8 @@ final class OutputWorker: @unchecked Sendable {  // confined to the audio thread
             // A device that went while nothing was written is noticed here, and let go
             // of, so the kernel can free the card.
             if output.isDisconnected { lose(.disconnected(device: output.name)) }
+        case .mixerTouched:
+            nextMixerLook = 0
         }
     }
 
@@ -150,14 +152,16 @@ final class OutputWorker: @unchecked Sendable {  // confined to the audio thread
             mixerAnnounced = announcement
             engine.onEvent(.mixerChanged(mixer.description, note: output.mixerNote))
         }
+        engine.onEvent(.mixerOpened(output.mixer?.address))
     }
 
-    /// Notices a change made to the card's control by someone else, within 50 ms.
+    /// Notices a change made to the card's control by someone else: at once when the
+    /// hotplug thread's watch rings (`mixerTouched`), and within a second without it.
     private func lookForOutsideVolumeChange() {
         guard let mixer = output.mixer else { return }
         let now = MonotonicClock.now()
         guard now >= nextMixerLook else { return }
-        nextMixerLook = now + 50_000_000
+        nextMixerLook = now + UInt64(engine.settings.mixerLookMilliseconds) * 1_000_000
         if let outside = mixer.outsideChange() {
             volume = outside
             engine.onEvent(.volumeChangedOutside(outside))

@@ -369,7 +369,7 @@ public final class Player: @unchecked Sendable {
             } else {
                 setVolume(outside)
             }
-        case .damaged, .decoderNote, .outputConfigured, .mixerChanged, .underrun, .commandApplied:
+        case .damaged, .decoderNote, .outputConfigured, .mixerChanged, .mixerOpened, .underrun, .commandApplied:
             break
         }
         notify()

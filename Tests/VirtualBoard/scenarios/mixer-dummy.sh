@@ -34,6 +34,10 @@ t=0; while [ "$(status volume)" = 70 ] && [ $t -lt 30 ]; do usleep 100000; t=$((
 echo "after the outside change: volume $(status volume)"
 v=$(status volume)
 [ "$v" -ge 27 ] && [ "$v" -le 33 ] || { fail "the outside change to 30 shows as $v"; return; }
+# How soon: the kernel announces each change and the jukebox listens (the issue asks for
+# 100 ms; printed, not judged, as the guest is emulated).
+jukebox-board outside-volume --socket $CTL --device hw:Dummy --control Master --volumes 40 --volumes 60 --times 10 ||
+    { fail "an outside change did not reach the status"; return; }
 # max_volume 80 holds against the socket and against steps.
 ctl setvol 100 > /dev/null
 [ "$(status volume)" = 80 ] || { fail "setvol 100 gave $(status volume) with max_volume 80"; return; }
