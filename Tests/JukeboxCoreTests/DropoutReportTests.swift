@@ -9,7 +9,7 @@ final class RunsDryOutput: AudioOutput, @unchecked Sendable {
     private(set) var underruns = 0
     func configure(_ format: OutputFormat) throws(OutputError) {}
     func writableFrames() -> Int { 4096 }
-    func nanosecondsUntilWritable() -> UInt64 { 0 }
+    func nanosecondsUntilWritable(_ frames: Int) -> UInt64 { 0 }
     func write(_ frames: UnsafeRawBufferPointer) throws(OutputError) { underruns += 1 }
     func delay() -> Int { 0 }
     func rewind(_ frames: Int) -> Int { 0 }

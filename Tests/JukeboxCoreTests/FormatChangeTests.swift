@@ -18,7 +18,7 @@ final class RecordingOutput: AudioOutput, @unchecked Sendable {
 
     func configure(_ format: OutputFormat) throws(OutputError) { lock.withLock { _steps.append(.configure(format)); self.format = format } }
     func writableFrames() -> Int { 4096 }
-    func nanosecondsUntilWritable() -> UInt64 { 0 }
+    func nanosecondsUntilWritable(_ frames: Int) -> UInt64 { 0 }
     func write(_ frames: UnsafeRawBufferPointer) throws(OutputError) { lock.withLock { _data[format!, default: Data()].append(contentsOf: frames) } }
     func delay() -> Int { 0 }
     func rewind(_ frames: Int) -> Int { 0 }

@@ -45,7 +45,7 @@ final class PluggableOutput: AudioOutput, @unchecked Sendable {
         _configured += 1
     }
     func writableFrames() -> Int { 441 }
-    func nanosecondsUntilWritable() -> UInt64 { 0 }
+    func nanosecondsUntilWritable(_ frames: Int) -> UInt64 { 0 }
     func write(_ frames: UnsafeRawBufferPointer) throws(OutputError) {
         lock.lock()
         guard _plugged else {
@@ -96,7 +96,7 @@ final class PluggableOutput: AudioOutput, @unchecked Sendable {
     }
 
     /// Pulled mid-track: the engine pauses at the frame heard last; back and resumed, the
-    /// audio goes on from a period before it (the fake has no delay, so what was written
+    /// audio goes on from two periods before it (the fake has no delay, so what was written
     /// was heard; only the 5 ms fade-in differs), nothing skipped.
     @Test func unplugPausesAndReplugContinuesFromTheSameFrame() throws {
         let dac = PluggableOutput("dac")
@@ -119,10 +119,10 @@ final class PluggableOutput: AudioOutput, @unchecked Sendable {
         #expect(log.wait { $0.isFinished })
         let reference = try Fixtures.shared.flacReference("music16.flac")
         #expect(before == reference.prefix(before.count))
-        // It goes on one period (441 frames) before the last frame written: what was in
-        // flight to a pulled device is lost with it.
+        // It goes on two periods (441 frames each) before the last frame written: what was
+        // in flight to a pulled device is lost with it, and it stopped before it was noticed.
         let fade = 221 * 4, period = 441 * 4
-        let resumeAt = before.count - period
+        let resumeAt = before.count - 2 * period
         let after = dac.data.suffix(from: before.count)
         #expect(after.dropFirst(fade).prefix(reference.count - resumeAt - fade) == reference.dropFirst(resumeAt + fade))
     }

@@ -17,6 +17,30 @@ import Testing
         #expect(p.heard(delay: 5000) == at(1, 1000))  // never before the start
     }
 
+    /// A device pulled out cannot say what it played: from the last look, the clock says
+    /// how far it went on, across a track change too, but never past what it was given.
+    @Test func aVanishedDeviceIsTakenToHavePlayedOnSinceTheLastLook() {
+        var p = PlaybackPosition()
+        p.begin(at: at(1, 0))
+        #expect(p.heardSinceLastLook(at: 5_000_000_000, sampleRate: 1000, less: 0) == at(1, 0))  // never looked
+        p.wrote(1000, of: 1, from: 0)
+        p.wrote(1000, of: 2, from: 0)
+        #expect(p.look(delay: 1500, at: 1_000_000_000) == at(1, 500))
+        // 200 ms later at 1000 Hz: 200 frames on.
+        #expect(p.heardSinceLastLook(at: 1_200_000_000, sampleRate: 1000, less: 0) == at(1, 700))
+        // 700 ms later, less a 50-frame period lost in flight: into the next track.
+        #expect(p.heardSinceLastLook(at: 1_700_000_000, sampleRate: 1000, less: 50) == at(2, 150))
+        // Long after: it ran dry at the end of what it was given (then lost a period).
+        #expect(p.heardSinceLastLook(at: 9_000_000_000, sampleRate: 1000, less: 0) == at(2, 1000))
+        #expect(p.heardSinceLastLook(at: 9_000_000_000, sampleRate: 1000, less: 50) == at(2, 950))
+        // Lost in flight right after the look: a little before it, never before the start.
+        #expect(p.heardSinceLastLook(at: 1_000_000_000, sampleRate: 1000, less: 50) == at(1, 450))
+        #expect(p.heardSinceLastLook(at: 1_000_000_000, sampleRate: 1000, less: 5000) == at(1, 0))
+        // A restart forgets the look.
+        p.restart(at: at(3, 40))
+        #expect(p.heardSinceLastLook(at: 2_000_000_000, sampleRate: 1000, less: 0) == at(3, 40))
+    }
+
     @Test func eachTrackIsAnnouncedOnceWhenFirstHeard() {
         var p = PlaybackPosition()
         p.begin(at: at(1, 0))

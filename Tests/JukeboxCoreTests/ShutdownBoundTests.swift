@@ -12,7 +12,7 @@ final class WedgedOutput: AudioOutput, @unchecked Sendable {
 
     func configure(_ format: OutputFormat) throws(OutputError) {}
     func writableFrames() -> Int { 4096 }
-    func nanosecondsUntilWritable() -> UInt64 { 0 }
+    func nanosecondsUntilWritable(_ frames: Int) -> UInt64 { 0 }
     func write(_ frames: UnsafeRawBufferPointer) throws(OutputError) {
         entered.signal()
         release.wait()

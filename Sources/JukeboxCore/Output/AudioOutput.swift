@@ -33,9 +33,11 @@ public protocol AudioOutput: AnyObject {
     /// Frames the device can take now without blocking (at least one period is always
     /// allowed: writing it blocks for at most one period).
     func writableFrames() -> Int
-    /// How long until a whole period of room is free (0: now). The audio thread waits this
-    /// long where it can be woken, so a command does not wait behind a blocked write.
-    func nanosecondsUntilWritable() -> UInt64
+    /// Frames the device's buffer holds.
+    var bufferFrames: Int { get }
+    /// How long until `frames` of room are free (0: now). The audio thread waits this long
+    /// where a command can wake it, so a command does not wait behind a blocked write.
+    func nanosecondsUntilWritable(_ frames: Int) -> UInt64
     /// Writes whole frames, blocking until the device has room; recovers underruns.
     func write(_ frames: UnsafeRawBufferPointer) throws(OutputError)
     /// The device went away while open (its card was unplugged).
@@ -59,6 +61,7 @@ extension AudioOutput {
     /// Outputs that pace themselves (the null sink, files) never run dry.
     public var underruns: Int { 0 }
     public var isDisconnected: Bool { false }
+    public var bufferFrames: Int { periodFrames * 2 }
     public var mixer: Mixer? { nil }
 }
 

@@ -8,6 +8,7 @@ public final class NullOutput: AudioOutput {
     public let name = "null sink"
     public private(set) var negotiated = "null sink (no sound card): audio is discarded in real time"
     public private(set) var periodFrames = 441
+    public private(set) var bufferFrames = 8820
     private var format: OutputFormat?
     /// When the frames written so far will have "played", in monotonic nanoseconds.
     private var playedUntil: UInt64 = 0
@@ -17,6 +18,7 @@ public final class NullOutput: AudioOutput {
     public func configure(_ format: OutputFormat) throws(OutputError) {
         self.format = format
         periodFrames = format.frames(milliseconds: 10)
+        bufferFrames = format.frames(milliseconds: 200)
     }
 
     public func write(_ frames: UnsafeRawBufferPointer) throws(OutputError) {
@@ -24,24 +26,30 @@ public final class NullOutput: AudioOutput {
         let duration = UInt64(frames.count / format.bytesPerFrame) * 1_000_000_000 / UInt64(format.sampleRate)
         let now = MonotonicClock.now()
         if playedUntil < now { playedUntil = now }
-        // A buffer of two periods, as a device with a short buffer would have: block until
-        // this much fits.
+        // A buffer as the default device's (200 ms): block until this much fits.
         if playedUntil + duration > now + capacity { MonotonicClock.sleep(until: playedUntil + duration - capacity) }
         playedUntil += duration
     }
 
-    public func writableFrames() -> Int { periodFrames }
-
-    public func nanosecondsUntilWritable() -> UInt64 {
-        guard let format else { return 0 }
-        let period = UInt64(periodFrames) * 1_000_000_000 / UInt64(format.sampleRate)
+    /// The room left, rounded down (the frames still to play rounded up), so a write of
+    /// this much never has to wait.
+    public func writableFrames() -> Int {
+        guard let format else { return periodFrames }
         let now = MonotonicClock.now()
-        return playedUntil + period > now + capacity ? playedUntil + period - capacity - now : 0
+        let pending = playedUntil > now ? Int(((playedUntil - now) * UInt64(format.sampleRate) + 999_999_999) / 1_000_000_000) : 0
+        return max(periodFrames, bufferFrames - pending)
+    }
+
+    public func nanosecondsUntilWritable(_ frames: Int) -> UInt64 {
+        guard let format else { return 0 }
+        let wanted = UInt64(frames) * 1_000_000_000 / UInt64(format.sampleRate)
+        let now = MonotonicClock.now()
+        return playedUntil + wanted > now + capacity ? playedUntil + wanted - capacity - now : 0
     }
 
     private var capacity: UInt64 {
         guard let format else { return 0 }
-        return UInt64(2 * periodFrames) * 1_000_000_000 / UInt64(format.sampleRate)
+        return UInt64(bufferFrames) * 1_000_000_000 / UInt64(format.sampleRate)
     }
 
     public func delay() -> Int {

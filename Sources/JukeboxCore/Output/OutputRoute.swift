@@ -92,7 +92,8 @@ public final class OutputRoute: AudioOutput {
     }
 
     public func writableFrames() -> Int { active.writableFrames() }
-    public func nanosecondsUntilWritable() -> UInt64 { activeIndex == nil ? 0 : active.nanosecondsUntilWritable() }
+    public var bufferFrames: Int { active.bufferFrames }
+    public func nanosecondsUntilWritable(_ frames: Int) -> UInt64 { activeIndex == nil ? 0 : active.nanosecondsUntilWritable(frames) }
     public func write(_ frames: UnsafeRawBufferPointer) throws(OutputError) { try active.write(frames) }
     public func delay() -> Int { activeIndex == nil ? 0 : active.delay() }
     public func rewind(_ frames: Int) -> Int { activeIndex == nil ? 0 : active.rewind(frames) }

@@ -31,7 +31,9 @@ final class DecodeWorker: @unchecked Sendable {  // confined to the decode threa
                 while s.running, s.decodeRequest == nil, !s.nextTrackChanged,
                       ended || !refilling {
                     s.ring.producerWaiting = true
-                    s.wait(nanoseconds: 200_000_000)
+                    // Every request and every drained half of the queue wakes it: the
+                    // timeout is only a safety net, so it is long (a second).
+                    s.wait(nanoseconds: 1_000_000_000)
                     s.ring.producerWaiting = false
                     if s.ring.queued <= engine.queue.capacity / 2 { refilling = true }
                 }

@@ -1,6 +1,7 @@
-/// The audio thread: takes decoded chunks, applies volume and fades, writes them to the
-/// output one period at a time, and answers commands between periods, so pause, stop and
-/// seek take effect within one period.
+/// The audio thread: takes decoded chunks, applies volume and fades, and writes them to
+/// the output whenever half its buffer is free. Commands wake it at once, and a pause,
+/// stop or seek takes back what the device has not played, so it takes effect within a
+/// period whatever the buffer.
 ///
 /// Position is what has been heard: frames written minus the device's delay, mapped back
 /// to the track they came from. A pause rewinds what the device has not played yet (where
@@ -24,9 +25,6 @@ final class OutputWorker: @unchecked Sendable {  // confined to the audio thread
     private var nextMixerLook: UInt64 = 0
     private var recent = RecentOutput()
     private var lastError: OutputError?
-    /// The position heard at the last publish: where play continues if the device vanishes
-    /// (its delay can no longer be asked).
-    private var lastHeard: TrackPosition?
     /// Set while no device can be opened: the loss being waited out.
     private var awaitingDevice: OutputError?
     private var route = RouteState.idle
@@ -37,7 +35,6 @@ final class OutputWorker: @unchecked Sendable {  // confined to the audio thread
     /// count as one coming back; the next play may still use them.
     private var presentWhenLost: Set<Int> = []
     private var nextProbeAt: UInt64 = 0
-    /// When the pending resume was asked for; reported once its first audio is written.
     /// A resume or start waiting for its first audio to be written, to report when it sounded.
     private var awaitingAudio: (command: String, postedAt: UInt64)?
     /// When the last interrupt began, and how long after that its fade began to sound.
@@ -51,16 +48,19 @@ final class OutputWorker: @unchecked Sendable {  // confined to the audio thread
         while true {
             var commands: [OutputCommand] = []
             // Asked before taking the lock: the control side never waits on the device.
-            let untilWritable = state == .playing ? output.nanosecondsUntilWritable() : 0
+            // Refill when half the buffer is free, not every period: a box that plays for
+            // hours sleeps between large writes (commands wake it at once all the same).
+            let untilWritable = state == .playing ? output.nanosecondsUntilWritable(refillFrames) : 0
+            let longestSleep = self.longestSleep
             let keepRunning: Bool = engine.shared.withLock { s in
                 if state != .playing || s.ring.queued == 0, s.outputCommands.isEmpty, s.running {
                     s.ring.consumerWaiting = true
-                    s.wait(nanoseconds: 20_000_000)
+                    s.wait(nanoseconds: longestSleep)
                     s.ring.consumerWaiting = false
                 } else if s.outputCommands.isEmpty, s.running {
                     // Wait for room here rather than inside a blocking write, so a pause or
                     // seek posted meanwhile is handled at once, not a period later.
-                    if untilWritable > 200_000 { s.wait(nanoseconds: min(untilWritable, 20_000_000)) }
+                    if untilWritable > 200_000 { s.wait(nanoseconds: min(untilWritable, longestSleep)) }
                 }
                 commands = s.outputCommands
                 s.outputCommands.removeAll()
@@ -79,6 +79,16 @@ final class OutputWorker: @unchecked Sendable {  // confined to the audio thread
         }
     }
 
+    /// Frames to wait for before writing again: half the device's buffer.
+    private var refillFrames: Int { max(output.periodFrames, output.bufferFrames / 2) }
+
+    /// How long the loop may sleep with nothing to do: long, unless devices are being
+    /// looked for.
+    private var longestSleep: UInt64 {
+        if awaitingDevice != nil || quickLooksLeft > 0 { return 100_000_000 }
+        return 250_000_000
+    }
+
     // MARK: Commands
 
     private func handle(_ command: OutputCommand) {
@@ -88,7 +98,6 @@ final class OutputWorker: @unchecked Sendable {  // confined to the audio thread
             awaitingAudio = paused ? nil : ("start", postedAt)
             generation = newGeneration
             position.begin(at: TrackPosition(token: token, frame: frame))
-            lastHeard = nil
             lastError = nil
             state = paused ? .paused : .playing
             gain.cancelFade()
@@ -213,13 +222,15 @@ final class OutputWorker: @unchecked Sendable {  // confined to the audio thread
     /// The device went away, or none could be opened: let go of it, keep the place heard
     /// last, and pause until a device is back (or carry on on another, if so configured).
     private func lose(_ error: OutputError) {
-        var heard = state == .playing ? (lastHeard ?? position.resting) : position.resting
-        if state == .playing, case .disconnected = error, var place = heard {
-            // The audio on its way to a device that is pulled out (a USB DAC's transfers in
-            // flight) is lost with it, though ALSA counted it as played: measured on the
-            // board, one period. Go on a period earlier: a word heard twice, not missed.
-            place.frame = max(0, place.frame - Int64(output.periodFrames))
-            heard = place
+        var heard = position.resting
+        if state == .playing, let format {
+            // The clock runs on from the last look, but a pulled device stopped before the
+            // kernel said so (the USB host noticed about 16 ms later on the board), and
+            // the audio in flight to it (a period) is lost with it though ALSA counted it
+            // as played. Go on two periods earlier: a word heard twice, not missed.
+            var lost = 0
+            if case .disconnected = error { lost = 2 * output.periodFrames }
+            heard = position.heardSinceLastLook(at: MonotonicClock.now(), sampleRate: format.sampleRate, less: lost)
         }
         let hadDevice = output.activeIndex != nil
         output.release()
@@ -241,7 +252,6 @@ final class OutputWorker: @unchecked Sendable {  // confined to the audio thread
     /// Continue `position` with a fresh generation: older queued audio is dropped.
     private func reposition(to place: TrackPosition) {
         position.restart(at: place)
-        lastHeard = nil
         engine.shared.withLock { s in
             s.generation += 1
             generation = s.generation
@@ -299,7 +309,7 @@ final class OutputWorker: @unchecked Sendable {  // confined to the audio thread
             format = chunk.format
             useMixer()
             position.restart(at: position.resting)
-            recent.reset(frames: output.periodFrames * 16 + fadeFrames, format: chunk.format)
+            recent.reset(frames: max(output.bufferFrames, output.periodFrames * 16) + fadeFrames, format: chunk.format)
             engine.onEvent(.outputConfigured(output.negotiated))
         }
         let fmt = chunk.format
@@ -413,9 +423,9 @@ final class OutputWorker: @unchecked Sendable {  // confined to the audio thread
     /// Publishes the position (one device-delay query per pass of the loop) and announces
     /// a track change once its first frame is heard.
     private func publish() {
-        let now = state == .playing ? heardPosition() : position.resting
+        var now = position.resting
         if state == .playing {
-            lastHeard = now
+            now = position.look(delay: output.delay(), at: MonotonicClock.now())
             announceTrackChanges(now)
         }
         let snapshotState: EngineSnapshot.State = switch state {

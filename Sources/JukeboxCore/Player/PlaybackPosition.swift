@@ -16,12 +16,15 @@ struct PlaybackPosition {
     private(set) var resting: TrackPosition?
     /// The track the listener was last told about.
     private var announcedToken: Int?
+    /// The frame heard (a mark in `written`) at the last look at the device, and when.
+    private var lastLook: (mark: Int64, at: UInt64)?
 
     /// Starts counting afresh at `position` (a new track, a seek, a resume, a new device).
     mutating func restart(at position: TrackPosition?) {
         resting = position
         written = 0
         segments.removeAll()
+        lastLook = nil
     }
 
     /// A new play: forget which track was announced, so its first frame is announced.
@@ -51,6 +54,24 @@ struct PlaybackPosition {
     /// The position heard when the device still holds `delay` frames.
     func heard(delay: Int) -> TrackPosition? {
         position(at: max(0, written - Int64(delay)))
+    }
+
+    /// Where the listener is when the device holds `delay` frames at `time` (monotonic
+    /// ns); remembered, in case the device cannot be asked next time.
+    mutating func look(delay: Int, at time: UInt64) -> TrackPosition? {
+        let mark = max(0, written - Int64(delay))
+        lastLook = (mark, time)
+        return position(at: mark)
+    }
+
+    /// Where the listener got to at `time` on a device that can no longer be asked (it
+    /// was pulled out): the last look, then as many frames as the clock says it went on
+    /// playing, but no further than it was given (it may have run dry); then `less`
+    /// frames back.
+    func heardSinceLastLook(at time: UInt64, sampleRate: Int, less: Int) -> TrackPosition? {
+        guard let last = lastLook else { return resting }
+        let played = Int64(time - min(time, last.at)) * Int64(sampleRate) / 1_000_000_000
+        return position(at: max(0, min(written, last.mark + played) - Int64(less)))
     }
 
     /// The position of the frame written at `mark`.

@@ -1,8 +1,9 @@
 # The USB DAC is pulled out mid-track (QEMU's device_del: a real USB disconnect): the
 # jukebox pauses with the reason and stays responsive; plugged back (device_add), it
 # resumes by itself, and what the DAC received goes on from within the fade of the point
-# where it paused: nothing skipped; at most a period and a half repeated (the audio in
-# flight to a pulled USB device is lost with it, so it goes on a period early).
+# where it paused: nothing skipped; at most two and a half periods repeated (the audio in
+# flight to a pulled USB device is lost with it, and the kernel notices the pull a little
+# after the DAC stopped, so it goes on two periods early).
 usb_present || { fail "no USB DAC"; return; }
 mark=$(usb_mark)
 AUDIO="device = \"$USB_DAC\"" start_jukebox $FIX/long48 --exit-when-done
@@ -34,6 +35,6 @@ end1=$(( $(field ref "$first") + $(field frames "$first") ))
 jump=$(( $(field ref "$second") - end1 ))
 echo "resumed $jump frames from where the DAC stopped (negative: repeated)"
 [ "$(field ref "$first")" -eq 0 ] || { fail "did not start at the beginning: $first"; return; }
-[ $jump -ge -720 ] && [ $jump -le 240 ] || { fail "resumed $jump frames away from the pause point"; return; }
+[ $jump -ge -1200 ] && [ $jump -le 240 ] || { fail "resumed $jump frames away from the pause point"; return; }
 [ "$(( $(field ref "$second") + $(field frames "$second") ))" -eq 288000 ] || { fail "did not play to the end: $second"; return; }
 pass

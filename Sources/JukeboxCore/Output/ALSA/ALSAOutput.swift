@@ -29,7 +29,7 @@ public final class ALSAOutput: AudioOutput {
         public var mixerIndex = 0
 
         public init(device: String = "default", allowConversion: Bool = true,
-                    bufferMilliseconds: Int = 100, periodMilliseconds: Int = 10) {
+                    bufferMilliseconds: Int = 200, periodMilliseconds: Int = 10) {
             self.device = device
             self.allowConversion = allowConversion
             self.bufferMilliseconds = bufferMilliseconds
@@ -41,6 +41,7 @@ public final class ALSAOutput: AudioOutput {
     public var name: String { settings.device }
     public private(set) var negotiated = "not configured"
     public private(set) var periodFrames = 0
+    public private(set) var bufferFrames = 0
     public private(set) var underruns = 0
     /// The card's volume control, when the settings choose one and it could be opened.
     private var hardwareMixer: Mixer?
@@ -146,6 +147,7 @@ public final class ALSAOutput: AudioOutput {
         snd_pcm_hw_params_get_period_size(params, &period, &dir)
         snd_pcm_hw_params_get_buffer_size(params, &buffer)
         periodFrames = max(1, Int(period))
+        bufferFrames = max(periodFrames * 2, Int(buffer))
         negotiated = "\(device): \(format), period \(period) frames, buffer \(buffer) frames"
     }
 
@@ -223,11 +225,11 @@ public final class ALSAOutput: AudioOutput {
         return available < 0 ? periodFrames : max(periodFrames, Int(available))
     }
 
-    public func nanosecondsUntilWritable() -> UInt64 {
+    public func nanosecondsUntilWritable(_ frames: Int) -> UInt64 {
         guard let pcm, let format else { return 0 }
         let available = snd_pcm_avail_update(pcm)
-        guard available >= 0, Int(available) < periodFrames else { return 0 }
-        return UInt64(periodFrames - Int(available)) * 1_000_000_000 / UInt64(format.sampleRate)
+        guard available >= 0, Int(available) < frames else { return 0 }
+        return UInt64(frames - Int(available)) * 1_000_000_000 / UInt64(format.sampleRate)
     }
 
     public func delay() -> Int {
