@@ -22,7 +22,7 @@ struct UnplugCycles: ParsableCommand {
 
     func run() throws {
         let client = try ControlClient(socketPath: socket)
-        let startRSS = Self.residentKilobytes(pid)
+        let startRSS = Self.residentKilobytes(pid), startAnon = Self.residentKilobytes(pid, "RssAnon")
         var toPaused: [Double] = [], toPlaying: [Double] = [], failures: [String] = []
         for cycle in 1...cycles {
             guard try waitFor(client, state: "play", seconds: 10) != nil else {
@@ -44,7 +44,7 @@ struct UnplugCycles: ParsableCommand {
                 break
             }
             toPlaying.append(Double(playing.at - plugged) / 1e6)
-            if cycle % 25 == 0 { print("rss after \(cycle) cycles: \(Self.residentKilobytes(pid)) KB") }
+            if cycle % 25 == 0 { print("rss after \(cycle) cycles: \(Self.residentKilobytes(pid)) KB (anonymous \(Self.residentKilobytes(pid, "RssAnon")) KB)") }
             // It goes on from the place it paused at: no further back than that, and not
             // further on than the time since it resumed.
             let sinceResume = Double(MonotonicClock.now() - playing.at) / 1e9
@@ -52,11 +52,13 @@ struct UnplugCycles: ParsableCommand {
                 failures.append("cycle \(cycle): paused at \(paused.elapsed) s, resumed at \(playing.elapsed) s")
             }
         }
-        let endRSS = Self.residentKilobytes(pid)
+        let endRSS = Self.residentKilobytes(pid), endAnon = Self.residentKilobytes(pid, "RssAnon")
         print("cycles: \(toPaused.count) unplugged, \(toPlaying.count) resumed")
         print("unplug to paused: median \(Self.median(toPaused)) ms, max \(toPaused.max() ?? 0) ms")
         print("replug to playing: median \(Self.median(toPlaying)) ms, max \(toPlaying.max() ?? 0) ms")
         print("rss: \(startRSS) KB before, \(endRSS) KB after (\(endRSS - startRSS) KB)")
+        // The rest of RSS is the binary's and libraries' pages, read in once as new code runs.
+        print("anonymous rss (heap and stacks): \(startAnon) KB before, \(endAnon) KB after (\(endAnon - startAnon) KB)")
         for failure in failures { print("FAILED \(failure)") }
         if !failures.isEmpty { throw ExitCode(1) }
     }
@@ -75,9 +77,10 @@ struct UnplugCycles: ParsableCommand {
         return nil
     }
 
-    static func residentKilobytes(_ pid: Int32) -> Int {
+    /// A field of /proc/PID/status in kB: VmRSS, or RssAnon (heap and stacks only).
+    static func residentKilobytes(_ pid: Int32, _ field: String = "VmRSS") -> Int {
         guard let text = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
-              let line = text.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }) else { return 0 }
+              let line = text.split(separator: "\n").first(where: { $0.hasPrefix(field + ":") }) else { return 0 }
         return Int(line.split(separator: " ").dropFirst().first ?? "0") ?? 0
     }
 
