@@ -23,13 +23,9 @@ final class ALSAMixer: Mixer {
     /// Opens `device`'s control named `choice` (nil: the preferred one); throws a reason.
     init(device: String, choice: String?, index: Int) throws(OutputError) {
         self.device = device
-        var h: OpaquePointer?
-        try ALSAStatus.check(snd_mixer_open(&h, 0), device, "cannot open the mixer")
+        let h = try Self.openHandle(device)
         handle = h
         do throws(OutputError) {
-            try ALSAStatus.check(snd_mixer_attach(h, device), device, "cannot attach the mixer")
-            try ALSAStatus.check(snd_mixer_selem_register(h, nil, nil), device, "cannot register the simple mixer")
-            try ALSAStatus.check(snd_mixer_load(h), device, "cannot load the mixer")
             let candidates = Self.playbackVolumeControls(h)
             let chosen: (name: String, index: Int, element: OpaquePointer)?
             if let choice {
@@ -125,6 +121,22 @@ final class ALSAMixer: Mixer {
         if let handle { snd_mixer_close(handle) }
         handle = nil
         element = nil
+    }
+
+    /// A simple-mixer handle on `device`'s controls, loaded (which also subscribes it to
+    /// the card's change events). The caller closes it.
+    static func openHandle(_ device: String) throws(OutputError) -> OpaquePointer? {
+        var h: OpaquePointer?
+        try ALSAStatus.check(snd_mixer_open(&h, 0), device, "cannot open the mixer")
+        do throws(OutputError) {
+            try ALSAStatus.check(snd_mixer_attach(h, device), device, "cannot attach the mixer")
+            try ALSAStatus.check(snd_mixer_selem_register(h, nil, nil), device, "cannot register the simple mixer")
+            try ALSAStatus.check(snd_mixer_load(h), device, "cannot load the mixer")
+        } catch {
+            snd_mixer_close(h)
+            throw error
+        }
+        return h
     }
 
     static func hasDecibels(_ element: OpaquePointer) -> Bool {

@@ -23,12 +23,8 @@ public enum MixerReport {
     }
 
     private static func names(device: String) throws(OutputError) -> [(name: String, index: Int)] {
-        var h: OpaquePointer?
-        try ALSAStatus.check(snd_mixer_open(&h, 0), device, "cannot open the mixer")
+        let h = try ALSAMixer.openHandle(device)
         defer { snd_mixer_close(h) }
-        try ALSAStatus.check(snd_mixer_attach(h, device), device, "cannot attach the mixer")
-        try ALSAStatus.check(snd_mixer_selem_register(h, nil, nil), device, "cannot register the simple mixer")
-        try ALSAStatus.check(snd_mixer_load(h), device, "cannot load the mixer")
         return ALSAMixer.playbackVolumeControls(h).map { ($0.name, $0.index) }
     }
 }

@@ -24,18 +24,7 @@ final class MixerWatch {
 
     init(_ address: MixerAddress) throws(OutputError) {
         self.address = address
-        var h: OpaquePointer?
-        try ALSAStatus.check(snd_mixer_open(&h, 0), address.device, "cannot open the mixer")
-        do throws(OutputError) {
-            try ALSAStatus.check(snd_mixer_attach(h, address.device), address.device, "cannot attach the mixer")
-            try ALSAStatus.check(snd_mixer_selem_register(h, nil, nil), address.device, "cannot register the simple mixer")
-            // Loading subscribes the handle to the card's change events.
-            try ALSAStatus.check(snd_mixer_load(h), address.device, "cannot load the mixer")
-        } catch {
-            snd_mixer_close(h)
-            throw error
-        }
-        handle = h
+        handle = try ALSAMixer.openHandle(address.device)
     }
 
     deinit { if let handle { snd_mixer_close(handle) } }
