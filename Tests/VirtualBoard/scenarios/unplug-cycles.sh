@@ -12,6 +12,6 @@ echo "$out"
 [ $status -eq 0 ] || { fail "$(echo "$out" | grep FAILED | head -1)"; return; }
 running || { fail "the jukebox died"; return; }
 [ "$(status state)" = play ] || { fail "not playing at the end: $(status state)"; return; }
-growth=$(echo "$out" | sed -n 's/.*(\(-*[0-9]*\) KB)$/\1/p')
+growth=$(echo "$out" | sed -n 's/^rss: .*(\(-*[0-9]*\) KB)$/\1/p')
 [ "$growth" -lt 4096 ] || { fail "RSS grew $growth KB over 20 cycles"; return; }
 pass
