@@ -127,6 +127,29 @@ final class PluggableOutput: AudioOutput, @unchecked Sendable {
         #expect(after.dropFirst(fade).prefix(reference.count - resumeAt - fade) == reference.dropFirst(resumeAt + fade))
     }
 
+    /// The player reacts to the loss at once (its status says paused): the engine's
+    /// published place must already be the one play will continue from, not the place
+    /// heard before the loss was worked out.
+    @Test func whenTheLossIsToldThePausePointIsAlreadyPublished() throws {
+        final class Seen: @unchecked Sendable { var engine: AudioEngine?; var atLoss: EngineSnapshot? }
+        let dac = PluggableOutput("dac")
+        let log = EventLog(), seen = Seen()
+        let engine = AudioEngine(route: route(dac)) { event in
+            if case .outputLost = event { seen.atLoss = seen.engine?.snapshot }
+            log.append(event)
+        }
+        seen.engine = engine
+        try engine.start()
+        defer { engine.shutdown() }
+        engine.play(track)
+        #expect(waitUntil { dac.data.count > 100_000 * 4 })
+        dac.plugged = false
+        #expect(log.wait { if case .outputLost = $0 { true } else { false } })
+        #expect(waitUntil { engine.snapshot.state == .paused })
+        #expect(seen.atLoss?.state == .paused)
+        #expect(seen.atLoss?.frame == engine.snapshot.frame)
+    }
+
     @Test func absentAtStartWaitsThenPlaysWhenItAppears() throws {
         let dac = PluggableOutput("dac", plugged: false)
         let log = EventLog()

@@ -246,6 +246,9 @@ final class OutputWorker: @unchecked Sendable {  // confined to the audio thread
         presentWhenLost = Set(output.presentIndices())
         nextProbeAt = MonotonicClock.now() + UInt64(engine.settings.deviceProbeMilliseconds) * 1_000_000
         route = hadDevice ? .lost(error.device) : .waitingFor(output.candidates[0].output.name)
+        // Published before the player hears of it, so a status that says paused never
+        // shows the place heard before the loss was worked out.
+        publish()
         engine.onEvent(.outputLost(error))
     }
 
