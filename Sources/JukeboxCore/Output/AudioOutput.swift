@@ -48,6 +48,9 @@ public protocol AudioOutput: AnyObject {
     var underruns: Int { get }
     /// Frames written but not yet heard.
     func delay() -> Int
+    /// On a device that went away while playing: the frames written that it had not
+    /// played, from the last position its driver reported (nil: not known).
+    func delayWhenLost() -> Int?
     /// Takes back up to `frames` written but unplayed frames; returns how many it took.
     func rewind(_ frames: Int) -> Int
     /// Discards what is queued at once and readies the device for more.
@@ -63,5 +66,6 @@ extension AudioOutput {
     public var isDisconnected: Bool { false }
     public var bufferFrames: Int { periodFrames * 2 }
     public var mixer: Mixer? { nil }
+    public func delayWhenLost() -> Int? { nil }
 }
 

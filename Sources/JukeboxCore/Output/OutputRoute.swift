@@ -96,6 +96,7 @@ public final class OutputRoute: AudioOutput {
     public func nanosecondsUntilWritable(_ frames: Int) -> UInt64 { activeIndex == nil ? 0 : active.nanosecondsUntilWritable(frames) }
     public func write(_ frames: UnsafeRawBufferPointer) throws(OutputError) { try active.write(frames) }
     public func delay() -> Int { activeIndex == nil ? 0 : active.delay() }
+    public func delayWhenLost() -> Int? { activeIndex == nil ? nil : active.delayWhenLost() }
     public func rewind(_ frames: Int) -> Int { activeIndex == nil ? 0 : active.rewind(frames) }
     public func dropAndPrepare() { if activeIndex != nil { active.dropAndPrepare() } }
     public func drain() { if activeIndex != nil { active.drain() } }

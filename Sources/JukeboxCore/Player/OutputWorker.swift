@@ -224,13 +224,19 @@ final class OutputWorker: @unchecked Sendable {  // confined to the audio thread
     private func lose(_ error: OutputError) {
         var heard = position.resting
         if state == .playing, let format {
-            // The clock runs on from the last look, but a pulled device stopped before the
-            // kernel said so (the USB host noticed about 16 ms later on the board), and
-            // the audio in flight to it (a period) is lost with it though ALSA counted it
-            // as played. Go on two periods earlier: a word heard twice, not missed.
+            // The audio in flight to a pulled device (packets on their way to a USB DAC,
+            // what it buffers itself) is lost with it though the driver counted it as
+            // played: go on two periods earlier, so a word is heard twice, not missed.
             var lost = 0
             if case .disconnected = error { lost = 2 * output.periodFrames }
-            heard = position.heardSinceLastLook(at: MonotonicClock.now(), sampleRate: format.sampleRate, less: lost)
+            if let delay = output.delayWhenLost() {
+                // Where the driver last said the device was: it stopped counting when the
+                // device went, however late the kernel told us.
+                heard = position.heard(delay: delay + lost)
+            } else {
+                // Else the clock runs on from the last look, to when the loss was noticed.
+                heard = position.heardSinceLastLook(at: MonotonicClock.now(), sampleRate: format.sampleRate, less: lost)
+            }
         }
         let hadDevice = output.activeIndex != nil
         output.release()

@@ -2,8 +2,8 @@
 # jukebox pauses with the reason and stays responsive; plugged back (device_add), it
 # resumes by itself, and what the DAC received goes on from within the fade of the point
 # where it paused: nothing skipped; at most two and a half periods repeated (the audio in
-# flight to a pulled USB device is lost with it, and the kernel notices the pull a little
-# after the DAC stopped, so it goes on two periods early).
+# flight to a pulled USB device is lost with it, so it goes on two periods before where
+# the driver last said the DAC was).
 usb_present || { fail "no USB DAC"; return; }
 mark=$(usb_mark)
 AUDIO="device = \"$USB_DAC\"" start_jukebox $FIX/long48 --exit-when-done

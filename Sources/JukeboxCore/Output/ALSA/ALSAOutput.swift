@@ -50,6 +50,10 @@ public final class ALSAOutput: AudioOutput {
     private var pcm: OpaquePointer?
     private var format: OutputFormat?
     private var bytesPerFrame = 0
+    /// At the last delay query, how much of the delay lay beyond the buffer's read
+    /// position: audio the driver had passed on but the device had not yet played (a USB
+    /// driver's packets in flight).
+    private var beyondBuffer = 0
 
     public init(_ settings: Settings) {
         self.settings = settings
@@ -148,6 +152,7 @@ public final class ALSAOutput: AudioOutput {
         snd_pcm_hw_params_get_buffer_size(params, &buffer)
         periodFrames = max(1, Int(period))
         bufferFrames = max(periodFrames * 2, Int(buffer))
+        beyondBuffer = 0
         negotiated = "\(device): \(format), period \(period) frames, buffer \(buffer) frames"
     }
 
@@ -235,7 +240,22 @@ public final class ALSAOutput: AudioOutput {
     public func delay() -> Int {
         guard let pcm else { return 0 }
         var frames: snd_pcm_sframes_t = 0
-        return snd_pcm_delay(pcm, &frames) < 0 ? 0 : max(0, Int(frames))
+        guard snd_pcm_delay(pcm, &frames) >= 0 else { return 0 }
+        // Right after the query the buffer's read position is fresh; no system call.
+        let available = snd_pcm_avail_update(pcm)
+        if available >= 0 { beyondBuffer = max(0, Int(frames) - (bufferFrames - Int(available))) }
+        return max(0, Int(frames))
+    }
+
+    /// The kernel keeps the last read position its driver reported after the card has
+    /// gone, and `snd_pcm_avail_update` reads it from memory shared with the kernel
+    /// without asking the (gone) driver. What lay beyond it at the last look is taken to
+    /// have been in flight still, and lost.
+    public func delayWhenLost() -> Int? {
+        guard let pcm, bufferFrames > 0 else { return nil }
+        let available = snd_pcm_avail_update(pcm)
+        guard available >= 0, Int(available) <= bufferFrames else { return nil }
+        return bufferFrames - Int(available) + beyondBuffer
     }
 
     public func rewind(_ frames: Int) -> Int {
