@@ -30,10 +30,17 @@ struct Record: ParsableCommand {
     @Option var device = "hw:Loopback,1,0"
     @Option var seconds: Double
     @Option var out: String
+    @Option(help: "A file made once capturing has started.") var ready: String?
     @OptionGroup var format: FormatOptions
 
     func run() throws {
         let capture = try ALSACapture(device: device, format: format.format)
+        if let ready {
+            try capture.start()
+            let fd = open(ready, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+            guard fd >= 0 else { throw ValidationError("cannot create \(ready)") }
+            close(fd)
+        }
         let bytes = try capture.record(frames: Int(seconds * Double(format.rate)))
         let fd = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         guard fd >= 0 else { throw ValidationError("cannot create \(out)") }

@@ -59,11 +59,13 @@ wait_for() {
     grep -q "$1" /tmp/jukebox.log
 }
 
-# record SECONDS FILE: captures what the loopback card plays, in the background.
+# record SECONDS FILE: captures what the loopback card plays, in the background; returns
+# once capturing has started (a fixed wait was too short for a busy guest).
 record() {
-    jukebox-board record --device hw:Loopback,1,0 --seconds "$1" --out "$2" &
+    rm -f /tmp/record.ready
+    jukebox-board record --device hw:Loopback,1,0 --seconds "$1" --out "$2" --ready /tmp/record.ready &
     RECORD_PID=$!
-    usleep 200000
+    t=0; while [ ! -f /tmp/record.ready ] && [ $t -lt 200 ]; do usleep 20000; t=$((t + 1)); done
 }
 
 wait_record() { wait $RECORD_PID; RECORD_PID=""; }

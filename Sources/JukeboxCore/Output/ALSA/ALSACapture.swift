@@ -28,6 +28,12 @@ public final class ALSACapture {
 
     deinit { if let pcm { snd_pcm_close(pcm) } }
 
+    /// Starts capturing now rather than at the first read, so a caller can say it is
+    /// listening before anything it must catch is played.
+    public func start() throws {
+        try ALSAStatus.check(snd_pcm_start(pcm), device, "cannot start capturing")
+    }
+
     /// Records `frames` frames (blocking), recovering overruns.
     public func record(frames total: Int) throws -> [UInt8] {
         let bytesPerFrame = format.bytesPerFrame
