@@ -16,9 +16,12 @@ t=0; while grep -q Loopback /proc/asound/cards && [ $t -lt 30 ]; do usleep 10000
 grep -q Loopback /proc/asound/cards && { fail "the card is still held open after the unplug"; return; }
 echo snd_aloop.0 > /sys/bus/platform/drivers/snd_aloop/bind
 read -r bound _ < /proc/uptime
-t=0; while [ "$(status state)" != play ] && [ $t -lt 50 ]; do usleep 100000; t=$((t + 1)); done
-[ "$(status state)" = play ] || { fail "did not resume when the card came back: $(status state) $(status error)"; return; }
-resumed=$(status elapsed)
+# The jukebox's own word that it resumed, then one status question (each costs a start
+# of the jukebox binary: under load, polling could miss the rest of the track).
+wait_for "resume took effect" 10 || { fail "did not resume when the card came back: $(status state) $(status error)"; return; }
+answer=$(ctl status)
+resumed=$(echo "$answer" | sed -n 's/^elapsed: //p')
+[ "$(echo "$answer" | sed -n 's/^state: //p')" = play ] || { fail "not playing after the resume: $answer"; return; }
 read -r now _ < /proc/uptime
 echo "paused at $kept s; playing again, at $resumed s, $(awk -v a="$bound" -v b="$now" 'BEGIN { print b - a }') s after the card came back"
 # Since the card came back the track can have moved on by no more than the time that
