@@ -22,8 +22,9 @@ sox long.wav -t raw long.ref
 sox -n -r 48000 -b 16 -c 2 long48.wav synth 6 pluck G3 pluck B4 synth 6 pinknoise mix gain -8 2>/dev/null
 flac -s -f -o long48/long48.flac long48.wav
 sox long48.wav -t raw long48.ref
-# A 20 s track for holding fast-forward (a plain tone: small, and position is all that matters).
-sox -n -r 44100 -b 16 -c 2 scan/scan.flac synth 20 sine 440 gain -12
+# A 60 s track for holding fast-forward (a plain tone: small, and position is all that
+# matters): 1.5 s held moves it about 16 s, from wherever a busy guest starts holding.
+sox -n -r 44100 -b 16 -c 2 scan/scan.flac synth 60 sine 440 gain -12
 # Valid files among damaged ones.
 cp plays/1.flac bad/1-good.flac
 head -c 20000 plays/1.flac > bad/2-truncated.flac
