@@ -241,7 +241,8 @@ public final class ALSAOutput: AudioOutput {
         guard let pcm else { return 0 }
         var frames: snd_pcm_sframes_t = 0
         guard snd_pcm_delay(pcm, &frames) >= 0 else { return 0 }
-        // Right after the query the buffer's read position is fresh; no system call.
+        // Right after the query the buffer's read position is fresh, and reading it
+        // again is cheap (from memory shared with the kernel where the driver maps it).
         let available = snd_pcm_avail_update(pcm)
         if available >= 0 { beyondBuffer = max(0, Int(frames) - (bufferFrames - Int(available))) }
         return max(0, Int(frames))
