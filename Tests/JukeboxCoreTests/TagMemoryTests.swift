@@ -76,8 +76,8 @@ import Testing
         let report = try #require((try JSONSerialization.jsonObject(with: out.stdout) as? [[String: Any]])?.first)
         #expect(report["title"] as? String == "Sparse Giant")
         #expect(report["hasCover"] as? Bool == true)
-        var usage = rusage()
-        getrusage(RUSAGE_CHILDREN.rawValue, &usage)
-        #expect(usage.ru_maxrss * 1024 < 200 * 1024 * 1024, "peak RSS of children \(usage.ru_maxrss) KiB")
+        let probe = try Tools.peakMemory(Tools.jukebox, ["probe", "--json", path])
+        #expect(probe.status == 0)
+        #expect(probe.peakBytes < 200 * 1024 * 1024, "peak RSS \(probe.peakBytes >> 10) KiB")
     }
 }

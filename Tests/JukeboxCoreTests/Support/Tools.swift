@@ -45,6 +45,24 @@ enum Tools {
 
     struct ToolFailure: Error, CustomStringConvertible { let description: String }
 
+    /// Runs `tool` with its output discarded and returns its exit status and its own peak
+    /// RSS in bytes, from `wait4`: unlike RUSAGE_CHILDREN, no other test's child counts.
+    static func peakMemory(_ tool: String, _ arguments: [String]) throws -> (status: Int32, peakBytes: Int) {
+        let argv = ([try path(of: tool)] + arguments).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        for fd: Int32 in [0, 1, 2] { posix_spawn_file_actions_addopen(&actions, fd, "/dev/null", fd == 0 ? O_RDONLY : O_WRONLY, 0) }
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, argv[0]!, &actions, nil, argv, environ)
+        guard spawned == 0 else { throw ToolFailure(description: "\(tool): cannot start: \(String(cString: strerror(spawned)))") }
+        var status: Int32 = 0
+        var usage = rusage()
+        while wait4(pid, &status, 0, &usage) == -1 && errno == EINTR {}
+        return ((status >> 8) & 0xff, usage.ru_maxrss * 1024)
+    }
+
     static func path(of tool: String) throws -> String {
         if tool.hasPrefix("/") { return tool }
         for dir in ["/usr/bin", "/bin", "/usr/local/bin"] where FileManager.default.isExecutableFile(atPath: "\(dir)/\(tool)") {
