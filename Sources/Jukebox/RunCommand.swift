@@ -19,6 +19,9 @@ struct RunCommand: ParsableCommand {
     @Option(help: "ALSA device, instead of the configured one (or list).")
     var device: String?
 
+    @Option(help: "The state file (where playback was, kept across restarts), instead of the configured one; \"\" keeps none.")
+    var state: String?
+
     @Flag(help: "Exit when the queue has played out (for tests and benchmarks).")
     var exitWhenDone = false
 
@@ -35,7 +38,7 @@ struct RunCommand: ParsableCommand {
         let logger = Logger(label: "jukebox")
         var settings: JukeboxConfig
         do {
-            settings = try ConfigLoader.load(path: config)
+            settings = try ConfigLoader.load(path: config, environment: SystemdFolders.environment())
         } catch {
             StandardError.print("\(error)")
             throw ExitCode(2)
@@ -45,6 +48,7 @@ struct RunCommand: ParsableCommand {
             settings.library.playlistsDirectory = musicDir
         }
         if let socket { settings.control.socketPath = socket }
+        if let state { settings.state.file = state }
         if let device {
             settings.audio.output.device = device
             settings.audio.devices = [device]

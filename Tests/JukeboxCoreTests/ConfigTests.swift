@@ -19,6 +19,36 @@ import Testing
         #expect(config.input.buttons.count == 5 && config.input.encoders.count == 1 && config.input.keys.count == 3)
     }
 
+    @Test func stateAndResumeKeys() throws {
+        let c = try parse("""
+            [library]
+            music_dir = "/m"
+            remember_position = ["Books", "/elsewhere/Plays"]
+            [playback]
+            resume = "always"
+            [state]
+            file = "/data/state"
+            interval = 2.5
+            """)
+        #expect(c.library.rememberedFolders == ["/m/Books", "/elsewhere/Plays"])
+        #expect(c.playback.resume == .always)
+        #expect(c.state == JukeboxConfig.State(file: "/data/state", interval: 2.5))
+        #expect(throws: ConfigError.self) { try parse("[playback]\nresume = \"sometimes\"\n") }
+        #expect(throws: ConfigError.self) { try parse("[state]\ninterval = 0\n") }
+        #expect(throws: ConfigError.self) { try parse("[library]\nremember_position = \"Books\"\n") }
+    }
+
+    @Test func systemdFoldersGiveTheDefaults() throws {
+        let env = ["STATE_DIRECTORY": "/var/lib/jukebox:/var/lib/other", "RUNTIME_DIRECTORY": "/run/jukebox"]
+        let c = try ConfigLoader.parse("", path: "t.toml", environment: env)
+        #expect(c.state.file == "/var/lib/jukebox/state")
+        #expect(c.control.socketPath == "/run/jukebox/control")
+        // A key in the file still wins.
+        let set = try ConfigLoader.parse("[state]\nfile = \"\"\n", path: "t.toml", environment: env)
+        #expect(set.state.file == "")
+        #expect(try parse("").state.file == "/var/lib/jukebox/state")
+    }
+
     @Test func emptyFileGivesDefaults() throws {
         #expect(try parse("") == JukeboxConfig())
     }

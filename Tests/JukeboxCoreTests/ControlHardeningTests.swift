@@ -402,7 +402,7 @@ import Testing
         try "[playback]\nautoplay = false\n[control]\nkeyboard = false\n".write(toFile: config, atomically: true, encoding: .utf8)
         let socket = NSTemporaryDirectory() + "jukebox-twice-\(getpid()).sock"
         unlink(socket)
-        let arguments = ["run", "--config", config, "--music-dir", library, "--device", "null", "--socket", socket]
+        let arguments = ["run", "--state", "", "--config", config, "--music-dir", library, "--device", "null", "--socket", socket]
         let first = Process()
         first.executableURL = URL(fileURLWithPath: Tools.jukebox)
         first.arguments = arguments

@@ -58,7 +58,7 @@ import Testing
         let config = try fifo("hostile-config.toml")
         defer { release(config) }
         #expect(throws: ConfigError.self) { try ConfigLoader.load(path: config) }
-        let status = try Self.jukebox(["run", "--config", config, "--music-dir", fx.path(""), "--socket", fx.path("fifo.sock")], killAfter: 30)
+        let status = try Self.jukebox(["run", "--state", "", "--config", config, "--music-dir", fx.path(""), "--socket", fx.path("fifo.sock")], killAfter: 30)
         #expect(status != nil && status != 0)
         let lyrics = try fifo("hostile-lyrics.lrc")
         defer { release(lyrics) }
@@ -184,7 +184,7 @@ import Testing
         try "[control]\nkeyboard = false\n".write(toFile: config, atomically: true, encoding: .utf8)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Tools.jukebox)
-        process.arguments = ["run", "--config", config, "--music-dir", library, "--device", "null",
+        process.arguments = ["run", "--state", "", "--config", config, "--music-dir", library, "--device", "null",
                              "--socket", NSTemporaryDirectory() + "jukebox-hostile-\(getpid()).sock"]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice

@@ -28,7 +28,7 @@ import Testing
         let recording = fx.path("run-recording.raw")
         try? FileManager.default.removeItem(atPath: recording)
         let socket = NSTemporaryDirectory() + "jukebox-run-\(getpid()).sock"
-        let out = try Tools.run("timeout", ["60", Tools.jukebox, "run", "--config", config, "--music-dir", library,
+        let out = try Tools.run("timeout", ["60", Tools.jukebox, "run", "--state", "", "--config", config, "--music-dir", library,
                                             "--device", "file:FILE=\(recording),FORMAT=raw", "--socket", socket,
                                             "--exit-when-done"], check: false)
         #expect(out.status == 0, "\(out.stderr)")
@@ -52,7 +52,7 @@ import Testing
             .write(toFile: config, atomically: true, encoding: .utf8)
         let recording = fx.path("run-playlist.raw")
         try? FileManager.default.removeItem(atPath: recording)
-        let out = try Tools.run("timeout", ["60", Tools.jukebox, "run", "--config", config, "--music-dir", library,
+        let out = try Tools.run("timeout", ["60", Tools.jukebox, "run", "--state", "", "--config", config, "--music-dir", library,
                                             "--device", "file:FILE=\(recording),FORMAT=raw",
                                             "--socket", NSTemporaryDirectory() + "jukebox-pl-\(getpid()).sock", "--exit-when-done"], check: false)
         #expect(out.status == 0, "\(out.stderr)")
@@ -64,7 +64,7 @@ import Testing
     @Test func badConfigIsRefusedWithItsPosition() throws {
         let config = fx.path("bad.toml")
         try "[playback]\nvolume_stpe = 3\n".write(toFile: config, atomically: true, encoding: .utf8)
-        let out = try Tools.run(Tools.jukebox, ["run", "--config", config], check: false)
+        let out = try Tools.run(Tools.jukebox, ["run", "--state", "", "--config", config], check: false)
         #expect(out.status == 2)
         #expect(out.stderr.contains("\(config):2:1: unknown key \"volume_stpe\" in [playback]; did you mean \"volume_step\"?"))
     }

@@ -10,6 +10,7 @@ fail() { echo "fail $*" > /tmp/result; echo "FAIL: $*"; }
 # start_jukebox MUSIC_DIR [extra jukebox run options]: plays to the loopback card.
 # $PLAYBACK adds lines to [playback]; $AUDIO replaces the device line of [audio] (device
 # or devices, and more keys); $INPUT is appended (an [input] section and its entries).
+# No state is kept unless $STATE gives the lines of a [state] section (file = "...").
 start_jukebox() {
     dir=$1; shift
     # Defaults for the board unless $PLAYBACK sets them (TOML allows a key once).
@@ -18,6 +19,7 @@ start_jukebox() {
     case "${PLAYBACK:-}" in *mode*) mode="" ;; esac
     # Outside the here-document: busybox drops the quotes of a default inside one.
     audio=${AUDIO:-'device = "hw:Loopback,0,0"'}
+    state=${STATE:-'file = ""'}
     cat > /tmp/jukebox.toml <<CONF
 [playback]
 $mode
@@ -28,6 +30,8 @@ $audio
 allow_conversion = false
 [control]
 keyboard = false
+[state]
+$state
 ${INPUT:-}
 CONF
     jukebox run --config /tmp/jukebox.toml --music-dir "$dir" --socket $CTL --verbose "$@" > /tmp/jukebox.log 2>&1 &

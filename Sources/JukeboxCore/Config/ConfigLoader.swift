@@ -14,17 +14,18 @@ public struct ConfigError: Error, CustomStringConvertible, Equatable {
 /// sections and keys (typos), wrong types and out-of-range values are all errors with the
 /// line and column of the key, so a mistake made over SSH is named, not guessed at.
 public enum ConfigLoader {
-    public static func load(path: String) throws -> JukeboxConfig {
+    public static func load(path: String, environment: [String: String] = [:]) throws -> JukeboxConfig {
         let bytes: [UInt8]
         do {
             bytes = try FileReader.contents(of: path, limit: 1 << 20)
         } catch let error as MediaError {
             throw ConfigError(path: path, line: 0, column: 0, reason: error.reason)
         }
-        return try parse(ConfigText.decode(bytes, path: path), path: path)
+        return try parse(ConfigText.decode(bytes, path: path), path: path, environment: environment)
     }
 
-    public static func parse(_ text: String, path: String) throws -> JukeboxConfig {
+    /// `environment` supplies systemd's folders for the defaults (see `JukeboxConfig.init(environment:)`).
+    public static func parse(_ text: String, path: String, environment: [String: String] = [:]) throws -> JukeboxConfig {
         try ConfigText.refuseNUL(text, path: path)
         let table: TOMLTable
         do {
@@ -33,7 +34,7 @@ public enum ConfigLoader {
             throw ConfigError(path: path, line: error.source.begin.line, column: error.source.begin.column,
                               reason: error.description)
         }
-        var reader = Reader(table: table, locator: KeyLocator(text: text), path: path)
+        var reader = Reader(table: table, locator: KeyLocator(text: text), path: path, defaults: JukeboxConfig(environment: environment))
         return try reader.read()
     }
 
@@ -41,25 +42,33 @@ public enum ConfigLoader {
         let table: TOMLTable
         let locator: KeyLocator
         let path: String
+        let defaults: JukeboxConfig
         /// Which entry of an array of tables (`[[input.button]]`) is being read.
         var index = 0
 
         mutating func read() throws -> JukeboxConfig {
-            var c = JukeboxConfig()
-            try allow(table, nil, ["library", "playback", "audio", "control", "input"])
+            var c = defaults
+            try allow(table, nil, ["library", "playback", "audio", "control", "state", "input"])
             if let t = try section("library") {
-                try allow(t, "library", ["music_dir", "playlists_dir", "playlist"])
+                try allow(t, "library", ["music_dir", "playlists_dir", "playlist", "remember_position"])
+                c.library.rememberPosition = try strings(t, "library", "remember_position") ?? c.library.rememberPosition
                 c.library.playlist = try string(t, "library", "playlist") ?? c.library.playlist
                 c.library.musicDirectory = try string(t, "library", "music_dir") ?? c.library.musicDirectory
                 c.library.playlistsDirectory = try string(t, "library", "playlists_dir") ?? c.library.playlistsDirectory
             }
             if let t = try section("playback") {
                 let s = "playback"
-                try allow(t, s, ["autoplay", "mode", "start_volume", "min_volume", "max_volume", "volume_step",
+                try allow(t, s, ["autoplay", "resume", "mode", "start_volume", "min_volume", "max_volume", "volume_step",
                                  "previous_restart_seconds", "skip_seconds", "scan_step_seconds", "scan_interval_ms",
                                  "resume_after_interruption", "history_size"])
                 var p = c.playback.player
                 c.playback.autoplay = try bool(t, s, "autoplay") ?? c.playback.autoplay
+                if let resume = try string(t, s, "resume") {
+                    guard let r = ResumePolicy(rawValue: resume) else {
+                        throw error(s, "resume", "resume must be one of \(ResumePolicy.allCases.map(\.rawValue).joined(separator: ", ")), not \"\(resume)\"")
+                    }
+                    c.playback.resume = r
+                }
                 if let mode = try string(t, s, "mode") {
                     guard let m = PlayMode(rawValue: mode) else {
                         throw error(s, "mode", "mode must be one of \(PlayMode.allCases.map(\.rawValue).joined(separator: ", ")), not \"\(mode)\"")
@@ -130,6 +139,12 @@ public enum ConfigLoader {
                 if let kib = try int(t, s, "max_command_list_size", 1...65_536) { l.maximumCommandListBytes = kib << 10 }
                 c.control.limits = l
             }
+            if let t = try section("state") {
+                let s = "state"
+                try allow(t, s, ["file", "interval"])
+                c.state.file = try string(t, s, "file") ?? c.state.file
+                c.state.interval = try double(t, s, "interval", 1...3600) ?? c.state.interval
+            }
             if let t = try section("input") {
                 c.input = try readInput(t, skipSeconds: c.playback.skipSeconds)
             }
@@ -159,7 +174,7 @@ public enum ConfigLoader {
 
         func strings(_ t: TOMLTable, _ s: String, _ key: String) throws -> [String]? {
             guard let v = t[key] else { return nil }
-            guard let array = v.array else { throw error(s, key, "\(key) must be a list of strings, such as [\"hw:CARD=DAC\", \"default\"]") }
+            guard let array = v.array else { throw error(s, key, "\(key) must be a list of strings in brackets, such as [\"first\", \"second\"]") }
             return try array.map { item in
                 guard let text = item.string else { throw error(s, key, "\(key) must hold strings in quotes") }
                 return text

@@ -8,10 +8,19 @@ public struct JukeboxConfig: Sendable, Equatable {
         public var playlistsDirectory = "/srv/music/playlists"
         /// Play this playlist (by name, without extension) instead of the whole library.
         public var playlist = ""
+        /// Folders (relative to `musicDirectory`, or absolute) that keep their own place.
+        public var rememberPosition: [String] = []
+
+        /// `rememberPosition` as absolute folders.
+        public var rememberedFolders: [String] {
+            rememberPosition.map { $0.hasPrefix("/") ? $0 : "\(musicDirectory)/\($0)" }
+        }
     }
 
     public struct Playback: Sendable, Equatable {
         public var autoplay = true
+        /// Whether a box that comes back after a restart plays on (with autoplay).
+        public var resume = ResumePolicy.playing
         public var player = Player.Settings()
         /// The step of the ← / → keys.
         public var skipSeconds = 10.0
@@ -23,6 +32,14 @@ public struct JukeboxConfig: Sendable, Equatable {
         /// The devices to play to, most preferred first.
         public var devices = ["default"]
         public var onOutputLost = OutputLossPolicy.pause
+    }
+
+    /// Where the place in the music is kept across restarts and power cuts.
+    public struct State: Sendable, Equatable {
+        /// The state file; empty keeps no state.
+        public var file = "/var/lib/jukebox/state"
+        /// Seconds between saves while playing: what a power cut can lose, at most.
+        public var interval = 10.0
     }
 
     public struct Control: Sendable, Equatable {
@@ -38,7 +55,22 @@ public struct JukeboxConfig: Sendable, Equatable {
     public var playback = Playback()
     public var audio = Audio()
     public var control = Control()
+    public var state = State()
     public var input = InputConfig()
 
     public init() {}
+
+    /// The defaults under systemd: a unit with `StateDirectory=` and `RuntimeDirectory=`
+    /// names those folders in `$STATE_DIRECTORY` and `$RUNTIME_DIRECTORY` (the first of a
+    /// colon-separated list is used).
+    public init(environment: [String: String]) {
+        self.init()
+        if let folder = Self.firstFolder(environment["STATE_DIRECTORY"]) { state.file = "\(folder)/state" }
+        if let folder = Self.firstFolder(environment["RUNTIME_DIRECTORY"]) { control.socketPath = "\(folder)/control" }
+    }
+
+    private static func firstFolder(_ value: String?) -> String? {
+        guard let first = value?.split(separator: ":").first, !first.isEmpty else { return nil }
+        return String(first)
+    }
 }

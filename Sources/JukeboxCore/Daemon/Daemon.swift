@@ -6,9 +6,9 @@ import Glibc
 #endif
 
 /// `jukebox run`: the box. Starts the parts in dependency order (output, engine, player,
-/// inputs, library scan) and stops them in reverse on SIGTERM, SIGINT, SIGQUIT, SIGUSR1 or
-/// SIGUSR2: the audio is stopped, the device closed, the socket removed and the terminal
-/// restored. SIGHUP is logged and ignored until live reload exists; SIGPIPE is ignored.
+/// inputs, library scan, then the state saver once the saved place is taken up) and stops
+/// them in reverse on SIGTERM, SIGINT, SIGQUIT, SIGUSR1 or SIGUSR2: the place is saved, the
+/// audio stopped, the device closed, the socket removed and the terminal restored. SIGHUP is logged and ignored until live reload exists; SIGPIPE is ignored.
 public final class Daemon: @unchecked Sendable {
     private let config: JukeboxConfig
     private let logger: Logger
@@ -22,6 +22,11 @@ public final class Daemon: @unchecked Sendable {
     private var signalSources: [DispatchSourceSignal] = []
     private let nowPlaying: NowPlayingLog
     private var musicWatch: MusicFolderWatch?
+    private var stateSaver: StateSaver?
+    /// The saved state, until the first library load has used it.
+    private var savedState: SavedState?
+    /// Whether a queue has been loaded yet (a saved place is taken up only then).
+    private var queueLoaded = false
 
     /// Exit when the queue ends (for benchmarks and tests), instead of waiting for more.
     private let exitWhenDone: Bool
@@ -70,7 +75,10 @@ public final class Daemon: @unchecked Sendable {
             }
             playerBox.player?.engineEvent(event)
         }
-        player = Player(engine: engine, settings: config.playback.player)
+        var playerSettings = config.playback.player
+        playerSettings.rememberFolders = config.library.rememberedFolders
+        player = Player(engine: engine, settings: playerSettings)
+        savedState = loadState()
         playerBox.player = player
         player.observe { [nowPlaying] in nowPlaying.handle($0) }
         if exitWhenDone {
@@ -94,12 +102,16 @@ public final class Daemon: @unchecked Sendable {
         dispatchMain()
     }
 
-    /// The configured ALSA devices, in order. Only when none is configured beyond
+    /// The configured ALSA devices, in order; "null-sink" asks for the silent sink. Only when none is configured beyond
     /// "default" and the machine has no sound card at all (a PC trying the demo) does audio
     /// go to a null sink paced in real time, so the rest of the box still works and shows
     /// it. A named device that is absent (a DAC switched off) is waited for.
     private func chooseRoute() -> OutputRoute {
         let audio = config.audio
+        if audio.devices == [NullOutput.deviceName] {
+            logger.notice("audio goes to a silent sink paced in real time (device \"\(NullOutput.deviceName)\")")
+            return OutputRoute(fixed: NullOutput())
+        }
         if audio.devices == ["default"], !ALSAOutput.machineHasSoundCard {
             logger.warning("no sound card: default cannot be opened, so audio goes to a silent sink paced in real time")
             return OutputRoute(fixed: NullOutput())
@@ -150,6 +162,57 @@ public final class Daemon: @unchecked Sendable {
         }
     }
 
+    /// The state saved by the last run, if it left a usable one; what was wrong with the
+    /// file otherwise, in one line each.
+    private func loadState() -> SavedState? {
+        guard let file = stateFile else { return nil }
+        let loaded = file.load()
+        for problem in loaded.problems {
+            logger.warning("state: \(problem); \(loaded.state != nil ? "using the previous copy" : "starting afresh")")
+        }
+        if let state = loaded.state {
+            let place = state.memory.path.map { "\($0) at \(state.memory.frame) frames, \(state.memory.state.rawValue)" } ?? "no track"
+            logger.info("state: \(loaded.fromPrevious ? file.previousPath : file.path): \(place)")
+        }
+        return loaded.state
+    }
+
+    private var stateFile: StateFile? { config.state.file.isEmpty ? nil : StateFile(path: config.state.file) }
+
+    /// Carries on where the last run left off, once the queue is known: the same track at
+    /// the same frame (from the top if the file changed since), playing or not as
+    /// `resume` says. Then the state starts being saved.
+    private func resumeAndSave(queue: [String], alreadyPlaying: Bool) {
+        let player = self.player!
+        if let saved = savedState {
+            savedState = nil
+            var memory = saved.memory
+            if let path = memory.path {
+                if !queue.contains(path) {
+                    logger.notice("state: \(path) is no longer in the queue; starting from the top")
+                    memory.path = nil
+                } else if let identity = saved.identity, FileIdentity(path: path) != identity {
+                    logger.notice("state: \(path) changed since it was saved; playing it from the start")
+                    memory.frame = 0
+                }
+            }
+            let play = config.playback.resume.plays(saved: memory.state, autoplay: config.playback.autoplay)
+            player.restore(memory, play: play)
+        } else if config.playback.autoplay, !alreadyPlaying {
+            player.send(.play)
+        }
+        guard stateSaver == nil, let file = stateFile else { return }
+        do {
+            try file.makeFolder()
+        } catch {
+            logger.warning("state: \(error)")
+        }
+        let saver = StateSaver(file: file, player: player, interval: config.state.interval,
+                               source: config.library.playlist.isEmpty ? "library" : config.library.playlist, logger: logger)
+        saver.start()
+        stateSaver = saver
+    }
+
     /// One scan, and the queue it gives; true when there is something to play.
     private func loadLibrary() -> Bool {
         let library = config.library
@@ -158,10 +221,12 @@ public final class Daemon: @unchecked Sendable {
         let logger = self.logger
         let exit = exitWhenDone
         var started = false
+        let resuming = savedState != nil
         let scan = LibraryScanner.scan(musicDirectory: library.musicDirectory, playlistsDirectory: library.playlistsDirectory) { first in
             // Play at once; the full, sorted list follows when the scan ends.
-            // (A chosen playlist waits for the scan: its tracks may be anywhere.)
-            guard library.playlist.isEmpty else { return }
+            // (A chosen playlist waits for the scan: its tracks may be anywhere; a saved
+            // place waits for it too: its track may be anywhere.)
+            guard library.playlist.isEmpty, !resuming else { return }
             player.setTracks(first.map(\.path))
             if autoplay { player.send(.play) }
             started = true
@@ -184,7 +249,12 @@ public final class Daemon: @unchecked Sendable {
             logger.warning("library: no music found in \(library.musicDirectory)")
             if exit { DispatchQueue.main.async { self.shutdown(reason: "nothing to play") } }
         }
-        if autoplay, !started, !queue.isEmpty { player.send(.play) }
+        if !queue.isEmpty, !queueLoaded {
+            queueLoaded = true
+            resumeAndSave(queue: queue, alreadyPlaying: started)
+        } else if autoplay, !started, !queue.isEmpty {
+            player.send(.play)
+        }
         return !queue.isEmpty
     }
 
@@ -263,6 +333,7 @@ public final class Daemon: @unchecked Sendable {
 
     private func shutdown(reason: String) -> Never {
         logger.info("stopping (\(reason))")
+        stateSaver?.stop()
         keyboard?.restore()
         hotplug?.stop()
         inputs?.stop()

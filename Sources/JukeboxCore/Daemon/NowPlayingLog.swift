@@ -35,7 +35,8 @@ final class NowPlayingLog: @unchecked Sendable {
 
     private func statusChanged(_ s: PlayerStatus) {
         lock.withLock {
-            if s.state != lastState {
+            // A track cued paused is logged once it is open, so the time is its own.
+            if s.state != lastState, s.path == nil || s.info != nil {
                 lastState = s.state
                 if s.state == .paused || s.state == .stopped { logger.info("\(s.state.rawValue) at \(PlayerStatus.clock(s.elapsed))") }
             }

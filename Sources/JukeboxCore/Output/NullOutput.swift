@@ -5,6 +5,8 @@ import Glibc
 /// A sink that discards audio at the pace a sound card would play it, so that everything
 /// else (progress, lyrics, the socket) works on a machine with no sound card.
 public final class NullOutput: AudioOutput {
+    /// The device name that asks for it in the config (`device = "null-sink"`).
+    public static let deviceName = "null-sink"
     public let name = "null sink"
     public private(set) var negotiated = "null sink (no sound card): audio is discarded in real time"
     public private(set) var periodFrames = 441

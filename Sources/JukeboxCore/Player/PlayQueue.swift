@@ -46,6 +46,14 @@ public struct PlayQueue<Generator: RandomNumberGenerator & Sendable>: Sendable {
         return index
     }
 
+    /// Makes `index` the current track in place of the one just chosen, without adding
+    /// that one to the history: a folder that keeps its place redirects a move into it.
+    public mutating func retarget(to index: Int) {
+        guard index >= 0, index < count else { return }
+        current = index
+        if mode == .shuffle, let at = shuffleOrder.firstIndex(of: index) { shufflePosition = at }
+    }
+
     /// What follows the current track at its natural end, without moving: the player opens
     /// and primes that decoder before the current one ends.
     public mutating func peekAfterNaturalEnd() -> Int? {
@@ -122,6 +130,24 @@ public struct PlayQueue<Generator: RandomNumberGenerator & Sendable>: Sendable {
         return target
     }
 
+    public var memory: QueueMemory {
+        QueueMemory(current: current, history: history, shuffleOrder: shuffleOrder, shufflePosition: shufflePosition)
+    }
+
+    /// Takes back a saved memory of a queue of the same tracks. Indices beyond the queue
+    /// are dropped; a shuffle order that is not a permutation of the queue is drawn afresh.
+    public mutating func restore(_ memory: QueueMemory) {
+        current = memory.current.flatMap { $0 >= 0 && $0 < count ? $0 : nil }
+        history = Array(memory.history.filter { $0 >= 0 && $0 < count }.suffix(historyLimit))
+        if memory.shuffleOrder.count == count, Set(memory.shuffleOrder) == Set(0..<count),
+           (-1..<count).contains(memory.shufflePosition) {
+            shuffleOrder = memory.shuffleOrder
+            shufflePosition = memory.shufflePosition
+        } else if mode == .shuffle {
+            reshuffle(startingWith: current)
+        }
+    }
+
     // MARK: Internals
 
     private func firstIndex() -> Int { mode == .shuffle && !shuffleOrder.isEmpty ? shuffleOrder[0] : 0 }
@@ -162,6 +188,15 @@ public struct PlayQueue<Generator: RandomNumberGenerator & Sendable>: Sendable {
     }
 
     private mutating func consumeShuffle() { shufflePosition += 1 }
+}
+
+/// What a restart needs to carry on as if it never happened: the current track, the
+/// history "previous" walks back through, and the shuffle cycle with its place.
+public struct QueueMemory: Sendable, Equatable, Codable {
+    public var current: Int?
+    public var history: [Int]
+    public var shuffleOrder: [Int]
+    public var shufflePosition: Int
 }
 
 /// The default generator; tests pass a seeded one.

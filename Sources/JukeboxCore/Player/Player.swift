@@ -35,6 +35,8 @@ public final class Player: @unchecked Sendable {
         public var resumeOnReconnect = true
         public var mode = PlayMode.once
         public var historyLimit = 100
+        /// Absolute folders that keep their own place (audiobooks).
+        public var rememberFolders: [String] = []
         public init() {}
     }
 
@@ -53,6 +55,8 @@ public final class Player: @unchecked Sendable {
     private var tokens: [Int: Int] = [:]
     private var opened: [Int: (info: StreamInfo, metadata: TrackMetadata)] = [:]
     private var currentToken: Int?
+    /// The frame the current track was started at, until the engine reports hearing it.
+    private var cuedFrame: Int64 = 0
     /// The track the engine will continue with, not yet decoded into.
     private var pendingNext: (token: Int, position: Int)?
     /// Tracks the decode thread has moved into but the listener has not reached yet.
@@ -67,12 +71,16 @@ public final class Player: @unchecked Sendable {
     private var observers: [Int: @Sendable (PlayerEvent) -> Void] = [:]
     private var nextObserver = 0
     private var ticker: DispatchSourceTimer?
+    private var places: FolderPlaces
+    /// Names the track list, so a saved queue order is used only for the same tracks.
+    private var tracksFingerprint = QueueFingerprint(paths: [])
 
     public init(engine: PlaybackEngine, settings: Settings = Settings()) {
         self.engine = engine
         self.settings = settings
         volume = max(settings.minimumVolume, min(settings.maximumVolume, settings.startVolume))
         playQueue = PlayQueue(count: 0, mode: settings.mode, historyLimit: settings.historyLimit, generator: SystemRandom())
+        places = FolderPlaces(folders: settings.rememberFolders)
         engine.setVolume(volume)
     }
 
@@ -103,6 +111,7 @@ public final class Player: @unchecked Sendable {
         queue.async {
             let currentPath = self.playQueue.current.map { self.tracks[$0] }
             self.tracks = paths
+            self.tracksFingerprint = QueueFingerprint(paths: paths)
             let kept = currentPath.flatMap { paths.firstIndex(of: $0) }
             self.playQueue.reset(count: paths.count, current: kept)
             if let kept, let token = self.currentToken { self.tokens[token] = kept }
@@ -113,6 +122,11 @@ public final class Player: @unchecked Sendable {
 
     public func updateSettings(_ new: Settings) {
         queue.async {
+            if new.rememberFolders != self.settings.rememberFolders {
+                let saved = self.places.saved
+                self.places = FolderPlaces(folders: new.rememberFolders)
+                self.places.restore(saved)
+            }
             self.settings = new
             self.playQueue.setMode(new.mode)
             self.setVolume(self.volume)
@@ -122,6 +136,35 @@ public final class Player: @unchecked Sendable {
     }
 
     public var status: PlayerStatus { queue.sync { makeStatus() } }
+
+    /// What a restart needs to carry on from here (see `StateSaver`).
+    public var memory: PlaybackMemory { queue.sync { makeMemory() } }
+
+    /// Carries on from a saved memory: the volume, the mode, the folder places, and the
+    /// queue's history and shuffle cycle when the track list is the one they were saved
+    /// with. The saved track is cued at its frame, playing if `play`, else paused; a track
+    /// no longer in the queue leaves the queue at its start (playing if `play`).
+    public func restore(_ memory: PlaybackMemory, play: Bool) {
+        queue.async {
+            self.setVolume(memory.volume)
+            self.settings.mode = memory.mode
+            self.playQueue.setMode(memory.mode)
+            self.places.restore(memory.places)
+            if memory.queueFingerprint == self.tracksFingerprint { self.playQueue.restore(memory.queue) }
+            let position = memory.path.flatMap { path in
+                self.playQueue.current.flatMap { self.tracks[safe: $0] == path ? $0 : nil } ?? self.tracks.firstIndex(of: path)
+            }
+            if let position {
+                if self.playQueue.current != position { self.playQueue.retarget(to: position) }
+                if play || memory.state != .stopped {
+                    self.start(position: position, fromFrame: memory.frame, paused: !play, exactly: true)
+                }
+            } else if play {
+                self.handle(PlayerCommand.play)
+            }
+            self.notify()
+        }
+    }
     public var trackList: [String] { queue.sync { tracks } }
 
     @discardableResult
@@ -155,6 +198,7 @@ public final class Player: @unchecked Sendable {
             handle(state == .playing || state == .loading ? .pause : .play)
         case .stop:
             resumeWhenOutputReturns = false
+            if let path = currentPath { places.left(path, at: heardFrame) }
             stopScanning()
             engine.stop()
             currentToken = nil
@@ -201,12 +245,25 @@ public final class Player: @unchecked Sendable {
         notify()
     }
 
-    private func start(position: Int, fromFrame frame: Int64 = 0, paused: Bool = false) {
+    /// Starts the track at `position`. Coming into a folder that keeps its place, from
+    /// outside it, starts where that folder was left instead, unless `exactly`. The track
+    /// left is remembered where it was left, unless it `ended` by itself.
+    private func start(position: Int, fromFrame frame: Int64 = 0, paused: Bool = false, exactly: Bool = false, ended: Bool = false) {
         guard position >= 0, position < tracks.count else { return stopAtEnd() }
+        var position = position, frame = frame
+        let leaving = currentPath
+        if let leaving, !ended { places.left(leaving, at: heardFrame) }
+        if !exactly, frame == 0, let place = places.place(enteringAt: tracks[position], from: leaving),
+           let remembered = tracks.firstIndex(of: place.path) {
+            if remembered != position { playQueue.retarget(to: remembered) }
+            position = remembered
+            frame = place.frame
+        }
         let token = nextToken
         nextToken += 1
         tokens[token] = position
         currentToken = token
+        cuedFrame = frame
         pendingNext = nil
         decodedAhead.removeAll()
         engine.play(TrackRef(token: token, path: tracks[position]), from: frame, paused: paused)
@@ -254,7 +311,9 @@ public final class Player: @unchecked Sendable {
         } else {
             position = playQueue.peekAfterNaturalEnd()
         }
-        guard let position, position < tracks.count else {
+        // Into a folder that keeps its place: no gapless start at its top; the track's
+        // end starts the remembered place instead.
+        guard let position, position < tracks.count, places.place(enteringAt: tracks[position], from: currentPath) == nil else {
             pendingNext = nil
             engine.setNext(nil)
             return
@@ -308,6 +367,7 @@ public final class Player: @unchecked Sendable {
                     // A gapless change: each track before this one completed by itself.
                     for _ in 0...at {
                         let finished = playQueue.current ?? 0
+                        if let path = tracks[safe: finished] { places.finished(path, nextPath: tracks[safe: decodedAhead[at].position]) }
                         _ = playQueue.advanceAfterNaturalEnd()
                         emit(.completed(position: finished, queueEnded: false))
                     }
@@ -320,9 +380,12 @@ public final class Player: @unchecked Sendable {
             forgetOldTokens()
         case .finished:
             let finished = playQueue.current ?? 0
+            if let path = tracks[safe: finished] {
+                places.finished(path, nextPath: playQueue.peekAfterNaturalEnd().flatMap { tracks[safe: $0] })
+            }
             if let position = playQueue.advanceAfterNaturalEnd() {
                 emit(.completed(position: finished, queueEnded: false))
-                start(position: position)
+                start(position: position, ended: true)
             } else {
                 emit(.completed(position: finished, queueEnded: true))
                 currentToken = nil
@@ -386,12 +449,34 @@ public final class Player: @unchecked Sendable {
     private var currentInfo: StreamInfo? { currentToken.flatMap { opened[$0]?.info } }
 
     private var elapsed: Double {
-        let snapshot = engine.snapshot
-        guard let token = currentToken, snapshot.token == token, let info = opened[token]?.info else { return 0 }
-        return Double(snapshot.frame) / Double(info.sampleRate)
+        guard let token = currentToken, let info = opened[token]?.info else { return 0 }
+        return Double(heardFrame) / Double(info.sampleRate)
     }
 
     private var duration: Double { currentInfo?.durationSeconds ?? 0 }
+
+    private var currentPath: String? { currentToken.flatMap { tokens[$0] }.flatMap { tracks[safe: $0] } }
+
+    /// The frame of the current track being heard now (where it was cued, until the
+    /// engine has it).
+    private var heardFrame: Int64 {
+        let snapshot = engine.snapshot
+        guard let token = currentToken else { return 0 }
+        return snapshot.token == token ? snapshot.frame : cuedFrame
+    }
+
+    private func makeMemory() -> PlaybackMemory {
+        let path = currentPath
+        let frame = heardFrame
+        if let path { places.left(path, at: frame) }
+        let resting: PlayerState = switch state {
+        case .playing, .loading: .playing
+        case .paused: .paused
+        case .stopped, .error: .stopped
+        }
+        return PlaybackMemory(state: resting, path: path, frame: frame, volume: volume, mode: playQueue.mode,
+                              queue: playQueue.memory, queueFingerprint: tracksFingerprint, places: places.saved)
+    }
 
     private func makeStatus() -> PlayerStatus {
         var s = PlayerStatus()

@@ -7,14 +7,16 @@ final class RunningDaemon {
     let logPath: String
     private let process = Process()
 
-    init(name: String, config: String, musicDirectory: String) throws {
+    /// `stateFile` "" keeps no state, so tests never resume each other's places.
+    init(name: String, config: String, musicDirectory: String, device: String = "file:FILE=/dev/null,FORMAT=raw",
+         stateFile: String = "") throws {
         let fx = Fixtures.shared
         socket = NSTemporaryDirectory() + "jukebox-\(name)-\(getpid()).sock"
         logPath = fx.path("\(name).log")
         _ = FileManager.default.createFile(atPath: logPath, contents: nil)
         process.executableURL = URL(fileURLWithPath: Tools.jukebox)
-        process.arguments = ["run", "--config", config, "--music-dir", musicDirectory,
-                             "--device", "file:FILE=/dev/null,FORMAT=raw", "--socket", socket]
+        process.arguments = ["run", "--state", stateFile, "--config", config, "--music-dir", musicDirectory,
+                             "--device", device, "--socket", socket]
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = FileHandle.nullDevice
         process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))

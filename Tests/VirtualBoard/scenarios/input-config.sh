@@ -12,7 +12,7 @@ press = "next"
 a = 22
 b = 17
 CONF
-jukebox run --config /tmp/clash.toml --music-dir $FIX/long --socket /tmp/clash.sock > /tmp/clash.log 2>&1
+jukebox run --state "" --config /tmp/clash.toml --music-dir $FIX/long --socket /tmp/clash.sock > /tmp/clash.log 2>&1
 code=$?
 cat /tmp/clash.log
 [ $code -eq 2 ] || { fail "a clashing configuration was not refused (exit $code)"; return; }

@@ -1,0 +1,54 @@
+/// Folders that keep their own place, as audiobooks need: going back to one continues at
+/// the track and frame where it was left, even after other music played in between.
+///
+/// Pure bookkeeping; the player asks it where to start and tells it what was left.
+public struct FolderPlaces: Sendable, Equatable {
+    public struct Place: Sendable, Equatable, Codable {
+        /// The remembered folder, as configured and made absolute.
+        public var folder: String
+        public var path: String
+        public var frame: Int64
+    }
+
+    /// Absolute folders, without a trailing slash.
+    public let folders: [String]
+    public private(set) var places: [String: Place] = [:]
+
+    public init(folders: [String]) {
+        self.folders = folders.map { $0.count > 1 && $0.hasSuffix("/") ? String($0.dropLast()) : $0 }
+    }
+
+    /// The remembered folder holding `path` (the innermost one, when they nest).
+    public func folder(of path: String) -> String? {
+        folders.filter { path.hasPrefix($0 + "/") }.max { $0.count < $1.count }
+    }
+
+    /// Where to start instead of the beginning of `target`: the place remembered in its
+    /// folder, when playback comes into that folder from outside it.
+    public func place(enteringAt target: String, from current: String?) -> Place? {
+        guard let folder = folder(of: target), current.flatMap(folder(of:)) != folder else { return nil }
+        return places[folder]
+    }
+
+    /// Playback left `path` (or is saving) at `frame`.
+    public mutating func left(_ path: String, at frame: Int64) {
+        guard let folder = folder(of: path) else { return }
+        places[folder] = Place(folder: folder, path: path, frame: max(0, frame))
+    }
+
+    /// The folder's last track ended by itself and playback went on elsewhere: the book is
+    /// finished, and coming back starts it again from the top.
+    public mutating func finished(_ path: String, nextPath: String?) {
+        guard let folder = folder(of: path), nextPath.flatMap(folder(of:)) != folder else { return }
+        places[folder] = nil
+    }
+
+    /// Places saved before a restart, for folders still configured.
+    public mutating func restore(_ saved: [Place]) {
+        for place in saved where folders.contains(place.folder) && folder(of: place.path) == place.folder {
+            places[place.folder] = place
+        }
+    }
+
+    public var saved: [Place] { places.values.sorted { $0.folder < $1.folder } }
+}

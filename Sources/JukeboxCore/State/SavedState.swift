@@ -1,0 +1,21 @@
+/// What the state file holds: the player's memory, the identity of the track it names,
+/// and the queue's source, under a format name and version so a foreign or future file
+/// is told apart from a broken one.
+public struct SavedState: Sendable, Equatable, Codable {
+    public static let formatName = "jukebox-state"
+    public static let currentVersion = 1
+
+    public var format = SavedState.formatName
+    public var version = SavedState.currentVersion
+    /// "library", or the name of the playlist played.
+    public var source: String
+    /// The size and modification time of `memory.path` when saved.
+    public var identity: FileIdentity?
+    public var memory: PlaybackMemory
+
+    public init(source: String, identity: FileIdentity?, memory: PlaybackMemory) {
+        self.source = source
+        self.identity = identity
+        self.memory = memory
+    }
+}

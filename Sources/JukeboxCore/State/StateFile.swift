@@ -1,0 +1,179 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import TOMLKit
+
+/// The state file on disk: TOML an admin can read, ending in a checksum line, written so
+/// that a power cut at any moment leaves either the old file or the new one.
+///
+/// Each write goes to a temporary file in the same folder, is flushed to the card, and is
+/// renamed over the state; the state it replaces becomes `PATH.prev`, the copy loading
+/// falls back on when the newest is broken.
+public struct StateFile: Sendable {
+    public let path: String
+    public var previousPath: String { path + ".prev" }
+    /// Far beyond a real state (a shuffle order of 10,000 tracks is about 60 KB).
+    static let sizeLimit = 8 << 20
+
+    public init(path: String) { self.path = path }
+
+    public enum Problem: Error, Sendable, Equatable, CustomStringConvertible {
+        /// Saving failed at `step` ("create", "write", "flush", "rename").
+        case cannotWrite(path: String, step: String, Errno)
+        /// The file is there but unusable: truncated, corrupt, foreign or too new.
+        case broken(path: String, reason: String)
+
+        public var description: String {
+            switch self {
+            case .cannotWrite(let path, let step, let errno): "\(path): cannot \(step): \(errno)"
+            case .broken(let path, let reason): "\(path): \(reason)"
+            }
+        }
+    }
+
+    /// What loading found: the state (from the newest good copy), and what was wrong with
+    /// any copy passed over on the way.
+    public struct Loaded: Sendable {
+        public var state: SavedState?
+        public var problems: [Problem]
+        public var fromPrevious: Bool
+    }
+
+    public func load() -> Loaded {
+        var problems: [Problem] = []
+        for (candidate, isPrevious) in [(path, false), (previousPath, true)] {
+            do {
+                guard let state = try Self.read(candidate) else { continue }
+                return Loaded(state: state, problems: problems, fromPrevious: isPrevious)
+            } catch {
+                problems.append(error)
+            }
+        }
+        return Loaded(state: nil, problems: problems, fromPrevious: false)
+    }
+
+    /// The state at `path`; nil when there is no file.
+    static func read(_ path: String) throws(Problem) -> SavedState? {
+        var st = stat()
+        do {
+            try systemCall { FilePath.withCString(path) { stat($0, &st) } }
+        } catch where error == .noEntry {
+            return nil
+        } catch {
+            throw .broken(path: path, reason: "cannot read it: \(error)")
+        }
+        let bytes: [UInt8]
+        do {
+            bytes = try FileReader.contents(of: path, limit: sizeLimit)
+        } catch {
+            throw .broken(path: path, reason: (error as? MediaError)?.reason ?? "\(error)")
+        }
+        return try decode(bytes, path: path)
+    }
+
+    static let checksumPrefix = "# checksum "
+
+    public static func encode(_ state: SavedState) throws -> [UInt8] {
+        let body = try TOMLEncoder().encode(state) as String
+        var bytes = Array("# Jukebox state: where playback was. Written by the jukebox; edits are ignored.\n".utf8)
+        bytes += body.utf8
+        if bytes.last != 0x0a { bytes.append(0x0a) }
+        bytes += "\(checksumPrefix)\(String(FNV1a.hash(bytes), radix: 16))\n".utf8
+        return bytes
+    }
+
+    public static func decode(_ bytes: [UInt8], path: String) throws(Problem) -> SavedState {
+        // The checksum line is the last one: a file cut short by a lost write fails here.
+        let withoutFinalNewline = bytes.last == 0x0a ? bytes.dropLast() : bytes[...]
+        guard let lastLineStart = withoutFinalNewline.lastIndex(of: 0x0a).map({ $0 + 1 }) else {
+            throw .broken(path: path, reason: bytes.isEmpty ? "empty" : "no checksum line (cut short?)")
+        }
+        let lastLine = String(decoding: withoutFinalNewline[lastLineStart...], as: UTF8.self)
+        guard lastLine.hasPrefix(checksumPrefix), let sum = UInt64(lastLine.dropFirst(checksumPrefix.count), radix: 16) else {
+            throw .broken(path: path, reason: "no checksum line (cut short?)")
+        }
+        guard sum == FNV1a.hash(bytes[..<lastLineStart]) else {
+            throw .broken(path: path, reason: "checksum does not match (damaged)")
+        }
+        let text = String(decoding: bytes[..<lastLineStart], as: UTF8.self)
+        let table: TOMLTable
+        do {
+            table = try TOMLTable(string: text)
+        } catch {
+            throw .broken(path: path, reason: "not TOML: \(error)")
+        }
+        guard table["format"]?.string == SavedState.formatName else {
+            throw .broken(path: path, reason: "not a jukebox state file")
+        }
+        guard let version = table["version"]?.int, version <= SavedState.currentVersion else {
+            throw .broken(path: path, reason: "written by a newer jukebox (format version \(table["version"]?.int ?? -1))")
+        }
+        do {
+            return try TOMLDecoder().decode(SavedState.self, from: table)
+        } catch {
+            throw .broken(path: path, reason: "unreadable: \(error)")
+        }
+    }
+
+    /// Replaces the state with `state`: temporary file, flush, keep the old one as
+    /// `.prev`, rename, flush the folder.
+    public func write(_ state: SavedState) throws(Problem) {
+        let bytes: [UInt8]
+        do {
+            bytes = try Self.encode(state)
+        } catch {
+            throw .broken(path: path, reason: "cannot encode: \(error)")
+        }
+        let folder = Self.folder(of: path)
+        let temporary = "\(folder)/.\(Self.name(of: path)).new"
+        let fd: Int32
+        do {
+            fd = try systemCall { FilePath.withCString(temporary) { open($0, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644) } }
+        } catch {
+            throw .cannotWrite(path: temporary, step: "create", error)
+        }
+        if let error = bytes.withUnsafeBytes({ writeAll(fd, $0) }) {
+            close(fd)
+            throw .cannotWrite(path: temporary, step: "write", error)
+        }
+        do {
+            try systemCall { fsync(fd) }
+        } catch {
+            close(fd)
+            throw .cannotWrite(path: temporary, step: "flush", error)
+        }
+        close(fd)
+        // The current state becomes the previous copy. A cut between the two renames leaves
+        // only `.prev`, which loading falls back on.
+        _ = FilePath.withCString(path) { old in FilePath.withCString(previousPath) { rename(old, $0) } }
+        do {
+            try systemCall { FilePath.withCString(temporary) { new in FilePath.withCString(path) { rename(new, $0) } } }
+        } catch {
+            throw .cannotWrite(path: path, step: "rename", error)
+        }
+        if let dir = try? systemCall({ FilePath.withCString(folder) { open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) } }) {
+            _ = try? systemCall { fsync(dir) }
+            close(dir)
+        }
+    }
+
+    /// Creates the folder the state lives in, if it can (a box run by hand as root).
+    public func makeFolder() throws(Problem) {
+        let folder = Self.folder(of: path)
+        do {
+            try systemCall { FilePath.withCString(folder) { mkdir($0, 0o755) } }
+        } catch where error == .exists {
+        } catch {
+            throw .cannotWrite(path: folder, step: "create the folder", error)
+        }
+    }
+
+    static func folder(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+
+    static func name(of path: String) -> String {
+        path.lastIndex(of: "/").map { String(path[path.index(after: $0)...]) } ?? path
+    }
+}

@@ -1,0 +1,155 @@
+import Foundation
+import Logging
+import Testing
+@testable import JukeboxCore
+
+/// The player's memory (what a restart needs) and folders that keep their place.
+@Suite struct PlayerMemoryTests {
+    let info = StreamInfo(sampleRate: 1000, channels: 2, sampleFormat: .s16, totalFrames: 60_000)
+    static let books = ["/music/Books/1.mp3", "/music/Books/2.mp3", "/music/Books/3.mp3"]
+    static let songs = ["/music/Songs/a.flac", "/music/Songs/b.flac"]
+
+    func player(_ paths: [String] = songs + books, remember: [String] = ["/music/Books"]) -> (Player, FakeEngine) {
+        var settings = Player.Settings()
+        settings.rememberFolders = remember
+        let engine = FakeEngine()
+        let player = Player(engine: engine, settings: settings)
+        player.setTracks(paths)
+        return (player, engine)
+    }
+
+    /// Plays the engine's part for the track just started, heard at `frame`.
+    func hear(_ player: Player, _ engine: FakeEngine, at frame: Int64) {
+        _ = player.status
+        let token = engine.lastPlayToken!
+        player.engineEvent(.trackOpened(token: token, info: info, metadata: TrackMetadata()))
+        engine.snapshot = EngineSnapshot(state: .playing, token: token, frame: frame, sampleRate: 1000)
+        player.engineEvent(.trackStarted(token: token))
+        _ = player.status
+    }
+
+    func lastPlay(_ engine: FakeEngine) -> FakeEngine.Call? {
+        engine.calls.last { if case .play = $0 { true } else { false } }
+    }
+
+    @Test func memoryNamesTheTrackFrameAndEverythingAround() {
+        let (player, engine) = player()
+        player.perform(.setVolume(33))
+        player.perform(.setMode(.repeatAll))
+        player.perform(.playPosition(1))
+        hear(player, engine, at: 7000)
+        let memory = player.memory
+        #expect(memory.state == .playing)
+        #expect(memory.path == "/music/Songs/b.flac")
+        #expect(memory.frame == 7000)
+        #expect(memory.volume == 33)
+        #expect(memory.mode == .repeatAll)
+        #expect(memory.queueFingerprint == QueueFingerprint(paths: Self.songs + Self.books))
+        player.perform(.pause)
+        #expect(player.memory.state == .paused)
+    }
+
+    @Test func restoreCuesTheSavedTrackAtItsFrame() {
+        let (first, firstEngine) = player()
+        first.perform(.playPosition(0))
+        hear(first, firstEngine, at: 100)
+        first.perform(.next)
+        hear(first, firstEngine, at: 2200)
+        let saved = first.memory
+
+        let (player, engine) = player()
+        player.restore(saved, play: true)
+        _ = player.status
+        #expect(lastPlay(engine) == .play(token: engine.lastPlayToken!, path: "/music/Songs/b.flac", frame: 2200, paused: false))
+        hear(player, engine, at: 2200)
+        #expect(player.status.queuePosition == 1)
+        // The history came back too: previous goes to what was played before.
+        player.perform(.previous)
+        #expect(player.status.path == "/music/Songs/a.flac")
+
+        let (cued, cuedEngine) = self.player()
+        cued.restore(saved, play: false)
+        _ = cued.status
+        #expect(lastPlay(cuedEngine) == .play(token: cuedEngine.lastPlayToken!, path: "/music/Songs/b.flac", frame: 2200, paused: true))
+        #expect(cued.status.state == .paused)
+    }
+
+    @Test func aSavedTrackNoLongerThereStartsTheQueue() {
+        let (player, engine) = player()
+        var saved = player.memory
+        saved.path = "/music/Songs/gone.flac"
+        saved.frame = 999
+        player.restore(saved, play: true)
+        _ = player.status
+        #expect(lastPlay(engine) == .play(token: engine.lastPlayToken!, path: "/music/Songs/a.flac", frame: 0, paused: false))
+    }
+
+    @Test func aBookContinuesWhereItWasLeftAfterOtherMusic() {
+        let (player, engine) = player()
+        player.perform(.playPosition(3))  // Books/2
+        hear(player, engine, at: 30_000)
+        player.perform(.playPosition(0))  // a song in between
+        hear(player, engine, at: 500)
+        player.perform(.playPosition(2))  // the book's first chapter, chosen again
+        _ = player.status
+        #expect(lastPlay(engine) == .play(token: engine.lastPlayToken!, path: "/music/Books/2.mp3", frame: 30_000, paused: false))
+        #expect(player.status.queuePosition == 3)
+        // Within the book, moves are plain.
+        hear(player, engine, at: 30_000)
+        player.perform(.next)
+        _ = player.status
+        #expect(lastPlay(engine) == .play(token: engine.lastPlayToken!, path: "/music/Books/3.mp3", frame: 0, paused: false))
+    }
+
+    @Test func aBookPlaceSurvivesARestart() {
+        let (first, firstEngine) = player()
+        first.perform(.playPosition(4))  // Books/3
+        hear(first, firstEngine, at: 12_000)
+        first.perform(.playPosition(1))
+        hear(first, firstEngine, at: 10)
+        let saved = first.memory
+        #expect(saved.places == [FolderPlaces.Place(folder: "/music/Books", path: "/music/Books/3.mp3", frame: 12_000)])
+
+        let (player, engine) = player()
+        player.restore(saved, play: true)
+        hear(player, engine, at: 10)
+        player.perform(.playPosition(2))
+        _ = player.status
+        #expect(lastPlay(engine) == .play(token: engine.lastPlayToken!, path: "/music/Books/3.mp3", frame: 12_000, paused: false))
+    }
+
+    @Test func theSaverWritesOnChangesAndNeverWhileIdle() throws {
+        let (player, engine) = player()
+        let folder = try Fixtures.shared.scratchFolder("saver")
+        let file = StateFile(path: "\(folder)/state")
+        let saver = StateSaver(file: file, player: player, interval: 10, source: "library", logger: Logger(label: "test"))
+        saver.start()
+        player.perform(.playPosition(1))
+        hear(player, engine, at: 2000)
+        #expect(waitFor { file.load().state?.memory.path == "/music/Songs/b.flac" })
+        player.perform(.pause)
+        #expect(waitFor { file.load().state?.memory.state == .paused })
+        let settled = saver.writes
+        // Paused: status updates that change nothing write nothing.
+        for _ in 0..<5 { player.perform(.pause) }
+        Thread.sleep(forTimeInterval: 1.5)
+        #expect(saver.writes == settled)
+        // Volume changes a second apart or less are written once, after the last.
+        for volume in [10, 20, 30, 40] { player.perform(.setVolume(volume)) }
+        #expect(waitFor { file.load().state?.memory.volume == 40 })
+        Thread.sleep(forTimeInterval: 1.2)
+        #expect(saver.writes <= settled + 2)
+        engine.snapshot.frame = 2500
+        saver.stop()
+        #expect(file.load().state?.memory.frame == 2500)
+    }
+
+    func waitFor(seconds: Double = 5, _ condition: () -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if condition() { return true }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        return condition()
+    }
+}

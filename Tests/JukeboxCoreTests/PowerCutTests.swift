@@ -1,0 +1,59 @@
+import Foundation
+import Testing
+@testable import JukeboxCore
+
+/// The box killed without warning (SIGKILL, as close to a power cut as a host test gets),
+/// again and again: every restart loads its state and carries on within `interval` + 1 s
+/// of the last sample heard. `bench/power-cut` runs the issue's 100 cycles; CI runs
+/// JUKEBOX_POWER_CUTS (default 8) so the suite stays quick.
+@Suite struct PowerCutTests {
+    let fx = Fixtures.shared
+
+    @Test func killedAtRandomItCarriesOnWhereItWas() throws {
+        let cycles = Int(ProcessInfo.processInfo.environment["JUKEBOX_POWER_CUTS"] ?? "") ?? 8
+        let longestWait = Double(ProcessInfo.processInfo.environment["JUKEBOX_POWER_CUT_WAIT"] ?? "") ?? 3
+        let interval = 2.0
+        let music = try fx.scratchFolder("power-cut-music")
+        let track = "\(music)/long.flac"
+        if !FileManager.default.fileExists(atPath: track) {
+            _ = try Tools.run("sox", ["-n", "-r", "8000", "-c", "1", "-b", "16", track, "synth", "1800", "sine", "440"])
+        }
+        let folder = try fx.scratchFolder("power-cut-state")
+        let stateFile = "\(folder)/state"
+        for leftover in [stateFile, stateFile + ".prev"] { try? FileManager.default.removeItem(atPath: leftover) }
+        let config = fx.path("power-cut.toml")
+        try "[playback]\nautoplay = true\nmode = \"once\"\n[state]\ninterval = \(interval)\n[control]\nkeyboard = false\n"
+            .write(toFile: config, atomically: true, encoding: .utf8)
+
+        var lastHeard: Double?
+        var worst = 0.0
+        var generator = SplitMix(seed: UInt64(getpid()))
+        for cycle in 0..<cycles {
+            let daemon = try RunningDaemon(name: "power-cut", config: config, musicDirectory: music, device: NullOutput.deviceName, stateFile: stateFile)
+            var resumed: Double?
+            #expect(daemon.wait(seconds: 30) {
+                guard let status = daemon.ctl(["status"]), Self.field("state", status) == "play",
+                      let elapsed = Self.field("elapsed", status).flatMap(Double.init), elapsed > 0 else { return false }
+                resumed = elapsed
+                return true
+            }, "cycle \(cycle): never played: \(daemon.log)")
+            #expect(!daemon.log.contains("warning state:"), "cycle \(cycle): the state did not load: \(daemon.log)")
+            if let lastHeard, let resumed {
+                // At most `interval` + 1 s back; never ahead of what was heard (polling adds a little).
+                let lost = lastHeard - resumed
+                worst = max(worst, lost)
+                #expect(lost <= interval + 1 && lost >= -1, "cycle \(cycle): heard \(lastHeard) s before the cut, resumed at \(resumed) s")
+            }
+            Thread.sleep(forTimeInterval: 0.5 + generator.unit() * (longestWait - 0.5))
+            let status = daemon.ctl(["status"]) ?? ""
+            daemon.send(SIGKILL)
+            #expect(daemon.waitForExit(seconds: 10))
+            lastHeard = Self.field("elapsed", status).flatMap(Double.init)
+        }
+        print("power cuts: \(cycles), at most \(String(format: "%.2f", worst)) s lost (limit \(interval + 1) s)")
+    }
+
+    static func field(_ name: String, _ status: String) -> String? {
+        status.split(separator: "\n").first { $0.hasPrefix("\(name): ") }.map { String($0.dropFirst(name.count + 2)) }
+    }
+}
