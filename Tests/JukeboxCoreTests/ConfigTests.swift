@@ -183,3 +183,27 @@ import Testing
         #expect(e?.line == 3)
     }
 }
+
+/// `jukebox check-config`: the same check as run, without running.
+@Suite struct CheckConfigCommandTests {
+    let fx = Fixtures.shared
+
+    @Test func aValidFileExitsZeroAndSaysWhatItSets() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let out = try Tools.run(Tools.jukebox, ["check-config", root.appendingPathComponent("config/jukebox.toml").path], check: false)
+        #expect(out.status == 0, "\(out.stderr)")
+        #expect(out.text.contains("jukebox.toml: ok"))
+        #expect(out.text.contains("audio    default, mixer auto"))
+    }
+
+    @Test func aBrokenFileExitsOneWithItsPlace() throws {
+        let path = fx.path("check-broken.toml")
+        try "[playback]\nresume = \"sometimes\"\n".write(toFile: path, atomically: true, encoding: .utf8)
+        let out = try Tools.run(Tools.jukebox, ["check-config", path], check: false)
+        #expect(out.status == 1)
+        #expect(out.stderr.contains("\(path):2:1: resume must be one of playing, always, never, not \"sometimes\""), "\(out.stderr)")
+        let missing = try Tools.run(Tools.jukebox, ["check-config", fx.path("no-such.toml")], check: false)
+        #expect(missing.status == 1)
+        #expect(missing.stderr.contains("no-such.toml"))
+    }
+}

@@ -5,13 +5,13 @@ import Testing
 /// The box killed without warning (SIGKILL, as close to a power cut as a host test gets),
 /// again and again: every restart loads its state and carries on within `interval` + 1 s
 /// of the last sample heard. `bench/power-cut` runs the 100 cycles; CI runs
-/// JUKEBOX_POWER_CUTS (default 8) so the suite stays quick.
+/// JUKEBOX_POWER_CUTS (default 6, of at most 2.5 s) so the suite stays quick.
 @Suite struct PowerCutTests {
     let fx = Fixtures.shared
 
     @Test func killedAtRandomItCarriesOnWhereItWas() throws {
-        let cycles = Int(ProcessInfo.processInfo.environment["JUKEBOX_POWER_CUTS"] ?? "") ?? 8
-        let longestWait = Double(ProcessInfo.processInfo.environment["JUKEBOX_POWER_CUT_WAIT"] ?? "") ?? 3
+        let cycles = Int(ProcessInfo.processInfo.environment["JUKEBOX_POWER_CUTS"] ?? "") ?? 6
+        let longestWait = Double(ProcessInfo.processInfo.environment["JUKEBOX_POWER_CUT_WAIT"] ?? "") ?? 2.5
         let interval = 2.0
         let music = try fx.scratchFolder("power-cut-music")
         let track = "\(music)/long.flac"
