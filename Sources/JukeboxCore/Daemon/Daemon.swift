@@ -8,7 +8,8 @@ import Glibc
 /// `jukebox run`: the box. Starts the parts in dependency order (output, engine, player,
 /// inputs, library scan, then the state saver once the saved place is taken up) and stops
 /// them in reverse on SIGTERM, SIGINT, SIGQUIT, SIGUSR1 or SIGUSR2: the place is saved, the
-/// audio stopped, the device closed, the socket removed and the terminal restored. SIGHUP is logged and ignored until live reload exists; SIGPIPE is ignored.
+/// audio stopped, the device closed, the socket removed and the terminal restored. SIGHUP
+/// is logged and ignored until live reload exists; SIGPIPE is ignored.
 public final class Daemon: @unchecked Sendable {
     private let config: JukeboxConfig
     private let logger: Logger
@@ -102,10 +103,11 @@ public final class Daemon: @unchecked Sendable {
         dispatchMain()
     }
 
-    /// The configured ALSA devices, in order; "null-sink" asks for the silent sink. Only when none is configured beyond
-    /// "default" and the machine has no sound card at all (a PC trying the demo) does audio
-    /// go to a null sink paced in real time, so the rest of the box still works and shows
-    /// it. A named device that is absent (a DAC switched off) is waited for.
+    /// The configured ALSA devices, in order; "null-sink" asks for the silent sink paced in
+    /// real time. Only when none is configured beyond "default" and the machine has no sound
+    /// card at all (a PC trying the demo) does audio go there by itself, so the rest of the
+    /// box still works and shows it. A named device that is absent (a DAC switched off) is
+    /// waited for.
     private func chooseRoute() -> OutputRoute {
         let audio = config.audio
         if audio.devices == [NullOutput.deviceName] {
