@@ -68,11 +68,10 @@ public final class StateSaver: @unchecked Sendable {
         guard !stopped else { return }
         defer { last = (status, now) }
         guard let (before, then) = last else { return schedule(at: now) }
+        // Soon, but at most once a second. (The periodic writes while playing follow from
+        // each write itself, in `schedule`.)
         if Self.matters(from: before, to: status, seconds: Self.seconds(from: then, to: now)) {
-            // Soon, but at most once a second.
             schedule(at: max(now, lastWriteAt &+ UInt64(Self.minimumGapSeconds * 1e9)))
-        } else if status.state == .playing || status.state == .loading {
-            schedule(at: lastWriteAt &+ UInt64(interval * 1e9))
         }
     }
 
