@@ -2,6 +2,10 @@ import ArgumentParser
 import JukeboxCore
 import Logging
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 struct RunCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "run",
@@ -53,6 +57,12 @@ struct RunCommand: ParsableCommand {
             settings.audio.output.device = device
             settings.audio.devices = [device]
         }
-        Daemon(config: settings, logger: logger, exitWhenDone: exitWhenDone).run()
+        switch Daemon(config: settings, logger: logger, exitWhenDone: exitWhenDone).run() {
+        case .stopped: return
+        case .failed: throw ExitCode(1)
+        // A thread stuck in a kernel call must not keep the box from restarting; _exit
+        // skips atexit handlers that could wait on it.
+        case .stuck: _exit(1)
+        }
     }
 }

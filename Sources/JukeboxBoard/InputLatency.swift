@@ -57,7 +57,7 @@ struct InputLatency: ParsableCommand {
             effects.sent(MonotonicClock.now() - $0.edgeAt)
             player.send($0.command)
         }
-        inputs.start()
+        try inputs.start()
         MonotonicClock.sleep(until: MonotonicClock.now() + 1_000_000_000)
 
         var edges: [UInt64] = []

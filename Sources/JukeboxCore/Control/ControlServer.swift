@@ -74,7 +74,25 @@ public final class ControlServer: @unchecked Sendable {
         self.limits = limits
     }
 
+    /// Told, from the control thread, when the loop stops by itself (its poll failed).
+    /// Set before `start`.
+    public var onDeath: @Sendable (Errno) -> Void = { _ in }
+
+    /// Listens and starts the control thread. On failure nothing is left open.
     public func start(socketPath: String, tcpPort: Int) throws(StartError) {
+        do {
+            try listenAndServe(socketPath: socketPath, tcpPort: tcpPort)
+        } catch {
+            for fd in listeners { close(fd) }
+            listeners.removeAll()
+            if wake.read >= 0 { close(wake.read); close(wake.write) }
+            wake = (-1, -1)
+            removeSocketFile()
+            throw error
+        }
+    }
+
+    private func listenAndServe(socketPath: String, tcpPort: Int) throws(StartError) {
         if !socketPath.isEmpty {
             let fd = try Self.listenUnix(socketPath)
             listeners.append(fd)
@@ -112,12 +130,17 @@ public final class ControlServer: @unchecked Sendable {
         for fd in listeners { close(fd) }
         close(wake.read)
         close(wake.write)
-        if let socketFile {
-            var st = stat()
-            if lstat(socketFile.path, &st) == 0, UInt64(st.st_dev) == socketFile.device, UInt64(st.st_ino) == socketFile.inode {
-                unlink(socketFile.path)
-            }
+        removeSocketFile()
+    }
+
+    /// Removes the socket file if it is still the one this server made.
+    private func removeSocketFile() {
+        guard let socketFile else { return }
+        var st = stat()
+        if lstat(socketFile.path, &st) == 0, UInt64(st.st_dev) == socketFile.device, UInt64(st.st_ino) == socketFile.inode {
+            unlink(socketFile.path)
         }
+        self.socketFile = nil
     }
 
     // MARK: The loop
@@ -147,7 +170,8 @@ public final class ControlServer: @unchecked Sendable {
             } catch where error == .interrupted {
                 continue
             } catch {
-                logger.error("control: poll failed (\(error)); the control socket stops answering")
+                logger.error("control: poll failed (\(error))")
+                onDeath(error)
                 return
             }
             if fds[0].revents != 0 {

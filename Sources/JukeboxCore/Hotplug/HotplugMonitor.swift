@@ -79,6 +79,7 @@ public final class HotplugMonitor: @unchecked Sendable {
         guard !wasStopped else { return }
         if let thread { pthread_join(thread, nil) }
         thread = nil
+        uevents = nil
         // No one rings a stopped monitor, so the pipe can go.
         if wake[0] >= 0 { close(wake[0]); close(wake[1]) }
     }

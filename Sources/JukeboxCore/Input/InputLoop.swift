@@ -37,17 +37,18 @@ public final class InputLoop: @unchecked Sendable {
         PipedLines.send(fd: fd, offset: Int32(offset), active: active)
     }
 
-    public func start() {
-        do {
-            try systemCall { pipe(&wake) }
-        } catch {
-            logger.error("input: cannot make the input thread's wake-up pipe: \(error); buttons are not read")
-            return
-        }
+    /// Told, from the input thread, when the loop stops by itself (its poll failed).
+    /// Set before `start`.
+    public var onDeath: @Sendable (Errno) -> Void = { _ in }
+
+    /// Starts the input thread; throws when the system cannot make it or its wake-up pipe.
+    public func start() throws(Errno) {
+        try systemCall { pipe(&wake) }
         do {
             thread = try WorkerThread.start(name: "jukebox-input") { [self] in run() }
         } catch {
-            logger.error("input: cannot start the input thread: \(error); buttons are not read")
+            close(wake[0]); close(wake[1])
+            throw error
         }
     }
 
@@ -89,7 +90,8 @@ public final class InputLoop: @unchecked Sendable {
             } catch .interrupted {
                 continue
             } catch {
-                logger.error("input: poll failed: \(error); buttons, encoders and keys stop until a restart")
+                logger.error("input: poll failed: \(error)")
+                onDeath(error)
                 return
             }
             let woke = MonotonicClock.now()

@@ -110,13 +110,13 @@ public final class AudioEngine: @unchecked Sendable {
     let shared = ConditionLocked(EngineState())
     let queue: ChunkQueue
     let output: OutputRoute
-    let onEvent: @Sendable (EngineEvent) -> Void
-
+    /// Who hears the engine's events; set once, before `start` (see `listen`).
+    private(set) var onEvent: @Sendable (EngineEvent) -> Void
 
     private var threads: [pthread_t] = []
     private static let threadNames = ["jukebox-decode", "jukebox-audio"]
 
-    public init(route: OutputRoute, settings: Settings = Settings(), onEvent: @escaping @Sendable (EngineEvent) -> Void) {
+    public init(route: OutputRoute, settings: Settings = Settings(), onEvent: @escaping @Sendable (EngineEvent) -> Void = { _ in }) {
         self.output = route
         self.settings = settings
         self.onEvent = onEvent
@@ -126,6 +126,13 @@ public final class AudioEngine: @unchecked Sendable {
     /// An engine with one output that is always there.
     public convenience init(output: AudioOutput, settings: Settings = Settings(), onEvent: @escaping @Sendable (EngineEvent) -> Void) {
         self.init(route: OutputRoute(fixed: output), settings: settings, onEvent: onEvent)
+    }
+
+    /// Names who hears the engine's events, when the parts are wired (the player exists
+    /// only after its engine). Threads read it without a lock, so it is set before `start`.
+    public func listen(_ listener: @escaping @Sendable (EngineEvent) -> Void) {
+        precondition(threads.isEmpty, "the engine's listener is set before it starts")
+        onEvent = listener
     }
 
     /// Starts the decode and audio threads; throws if the system cannot make them.

@@ -71,6 +71,8 @@ public final class Player: @unchecked Sendable {
     private var observers: [Int: @Sendable (PlayerEvent) -> Void] = [:]
     private var nextObserver = 0
     private var ticker: DispatchSourceTimer?
+    /// Set by `close`: no timer starts again.
+    private var closed = false
     private var places: FolderPlaces
     /// Names the track list, so a saved queue order is used only for the same tracks.
     private var tracksFingerprint = QueueFingerprint(paths: [])
@@ -136,6 +138,17 @@ public final class Player: @unchecked Sendable {
     }
 
     public var status: PlayerStatus { queue.sync { makeStatus() } }
+
+    /// Cancels its timers (the progress ticker, fast-forward steps) for good: the box is
+    /// stopping. Commands are still taken, and change nothing audible once the engine stops.
+    public func close() {
+        queue.sync {
+            closed = true
+            stopScanning()
+            ticker?.cancel()
+            ticker = nil
+        }
+    }
 
     /// What a restart needs to carry on from here (see `StateSaver`).
     public var memory: PlaybackMemory { queue.sync { makeMemory() } }
@@ -328,7 +341,7 @@ public final class Player: @unchecked Sendable {
 
     private func startScanning(_ step: Double) {
         stopScanning()
-        guard state == .playing || state == .paused else { return }
+        guard state == .playing || state == .paused, !closed else { return }
         handle(.skip(seconds: step))
         let timer = DispatchSource.makeTimerSource(queue: queue)
         let interval = DispatchTimeInterval.milliseconds(settings.scanIntervalMilliseconds)
@@ -514,7 +527,7 @@ public final class Player: @unchecked Sendable {
 
     /// While playing, observers also hear about progress once a second.
     private func startTicker() {
-        guard ticker == nil else { return }
+        guard ticker == nil, !closed else { return }
         let timer = DispatchSource.makeTimerSource(queue: queue)
         timer.schedule(deadline: .now() + 1, repeating: 1)
         timer.setEventHandler { [weak self] in

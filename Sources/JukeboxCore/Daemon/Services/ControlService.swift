@@ -1,0 +1,49 @@
+import Logging
+
+/// The control socket (and TCP port, when on): clients such as mpc. Restarted with
+/// back-off if its loop dies. Refuses to run the box when another jukebox already answers
+/// on the socket: taking it over would leave that box playing but unreachable.
+final class ControlService: Service, @unchecked Sendable {
+    let name = "control socket"
+    let policy = FailurePolicy.restarted()
+    private let player: Player
+    private let logger: Logger
+    private let settings: ConditionLocked<Current>
+    private struct Current {
+        var control: JukeboxConfig.Control
+        var server: ControlServer?
+    }
+
+    init(player: Player, settings: JukeboxConfig.Control, logger: Logger) {
+        self.player = player
+        self.logger = logger
+        self.settings = ConditionLocked(Current(control: settings))
+    }
+
+    /// The settings the next start uses (a live reload restarts it through the group).
+    var control: JukeboxConfig.Control {
+        get { settings.current.control }
+        set { settings.withLock { $0.control = newValue } }
+    }
+
+    func start(died: @escaping @Sendable (any Error) -> Void) throws {
+        let control = self.control
+        let server = ControlServer(player: player, logger: logger, limits: control.limits)
+        server.onDeath = { died($0) }
+        do {
+            try server.start(socketPath: control.socketPath, tcpPort: control.tcpPort)
+        } catch {
+            if case .alreadyServed = error { throw BoxMustNotRun(error) }
+            throw error
+        }
+        settings.withLock { $0.server = server }
+    }
+
+    func stop() {
+        let server = settings.withLock { access -> ControlServer? in
+            defer { access.server = nil }
+            return access.server
+        }
+        server?.stop()
+    }
+}
