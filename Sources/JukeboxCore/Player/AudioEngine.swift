@@ -109,6 +109,7 @@ public final class AudioEngine: @unchecked Sendable {
     let settings: Settings
     let shared = ConditionLocked(EngineState())
     let queue: ChunkQueue
+    /// The devices the audio thread starts with (see `reroute`).
     let output: OutputRoute
     /// Who hears the engine's events; set once, before `start` (see `listen`).
     private(set) var onEvent: @Sendable (EngineEvent) -> Void
@@ -205,6 +206,12 @@ public final class AudioEngine: @unchecked Sendable {
     /// The kernel announced a sound device coming or going: the audio thread looks.
     public func devicesChanged() { post { $0.outputCommands.append(.devicesChanged) } }
 
+    /// Plays to these devices from now on, carrying on from the sample heard last (the
+    /// admin edited the config's audio section).
+    public func reroute(_ route: OutputRoute, onOutputLost policy: OutputLossPolicy) {
+        post { $0.outputCommands.append(.reroute(route, policy)) }
+    }
+
     /// The card's control changed (told by the hotplug thread's watch): the audio thread
     /// looks whether someone else moved it.
     public func mixerTouched() { post { $0.outputCommands.append(.mixerTouched) } }
@@ -255,6 +262,7 @@ enum OutputCommand {
     case volume(Int, postedAt: UInt64)
     case devicesChanged
     case mixerTouched
+    case reroute(OutputRoute, OutputLossPolicy)
 }
 
 public enum OutputLossPolicy: String, Sendable, Equatable {

@@ -9,7 +9,9 @@
 /// the frame heard last, so resuming neither skips nor repeats audio.
 final class OutputWorker: @unchecked Sendable {  // confined to the audio thread
     private let engine: AudioEngine
-    private var output: OutputRoute { engine.output }
+    /// The devices to play to; replaced whole when the admin changes them (`reroute`).
+    private var output: OutputRoute
+    private var lossPolicy: OutputLossPolicy
 
     private enum State { case idle, playing, paused, stopped, failed }
     private var state = State.idle
@@ -42,7 +44,11 @@ final class OutputWorker: @unchecked Sendable {  // confined to the audio thread
     private var audibleAfterNanoseconds: UInt64 = 0
     private var dropouts = DropoutReport()
 
-    init(engine: AudioEngine) { self.engine = engine }
+    init(engine: AudioEngine) {
+        self.engine = engine
+        output = engine.output
+        lossPolicy = engine.settings.onOutputLost
+    }
 
     func run() {
         while true {
@@ -141,7 +147,31 @@ final class OutputWorker: @unchecked Sendable {  // confined to the audio thread
             if output.isDisconnected { lose(.disconnected(device: output.name)) }
         case .mixerTouched:
             nextMixerLook = 0
+        case .reroute(let newRoute, let policy):
+            reroute(to: newRoute, policy: policy)
         }
+    }
+
+    /// The admin changed the devices: let go of the one open, and carry on from the sample
+    /// heard last on the first of the new ones present (after a short fade, as when a
+    /// preferred device is plugged in). A box waiting for a lost device tries the new ones.
+    private func reroute(to newRoute: OutputRoute, policy: OutputLossPolicy) {
+        lossPolicy = policy
+        let heard = state == .playing ? interrupt() : nil
+        output.release()
+        format = nil
+        output = newRoute
+        presentWhenLost = []
+        if let heard {
+            reposition(to: heard)
+            gain.fadeIn(over: fadeFrames)
+        }
+        if awaitingDevice != nil {
+            awaitingDevice = nil
+            route = .idle
+            engine.onEvent(.outputReturned(device: newRoute.name))
+        }
+        publish()
     }
 
     // MARK: Volume
@@ -243,7 +273,7 @@ final class OutputWorker: @unchecked Sendable {  // confined to the audio thread
         format = nil
         let wasPlaying = state == .playing
         if wasPlaying, let heard { reposition(to: heard) }
-        if wasPlaying, hadDevice, engine.settings.onOutputLost == .continue, output.firstPresent() != nil {
+        if wasPlaying, hadDevice, lossPolicy == .continue, output.firstPresent() != nil {
             gain.fadeIn(over: fadeFrames)
             return
         }
