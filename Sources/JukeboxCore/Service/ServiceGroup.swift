@@ -22,8 +22,11 @@ public final class ServiceGroup: @unchecked Sendable {
     }
 
     private struct Entry {
-        let service: any Service
+        var service: any Service
         var running = false
+        /// Removed by a reload: never started again. (Entries are never taken out of the
+        /// list: callbacks name them by index.)
+        var retired = false
         /// Bumped on every start: a `died` from an earlier run is ignored.
         var run = 0
         var startedAt: UInt64 = 0
@@ -66,6 +69,47 @@ public final class ServiceGroup: @unchecked Sendable {
         for service in running {
             logger.debug("\(service.name): stopping")
             service.stop()
+        }
+    }
+
+    /// Stops `service` if it runs, lets `reconfigure` change it, and starts it again (a
+    /// live reload). Its failure policy applies to the new start as to the first.
+    public func restart(_ service: any Service, reconfigure: () -> Void) {
+        queue.sync {
+            guard !stopping, let index = entries.firstIndex(where: { $0.service === service && !$0.retired }) else {
+                reconfigure()
+                return
+            }
+            if entries[index].running {
+                service.stop()
+                entries[index].running = false
+            }
+            reconfigure()
+            entries[index].nextDelay = nil
+            if let failure = launch(index) { logger.error("\(failure)") }
+        }
+    }
+
+    /// Stops `old` and starts `new` in its place in the order (a live reload of a part that
+    /// is made anew, such as the state saver with another file).
+    public func replace(_ old: any Service, with new: any Service) {
+        queue.sync {
+            guard !stopping, let index = entries.firstIndex(where: { $0.service === old && !$0.retired }) else { return }
+            if entries[index].running { old.stop() }
+            entries[index].service = new
+            entries[index].running = false
+            entries[index].nextDelay = nil
+            if let failure = launch(index) { logger.error("\(failure)") }
+        }
+    }
+
+    /// Stops `service` for good (a part the new config no longer has).
+    public func remove(_ service: any Service) {
+        queue.sync {
+            guard !stopping, let index = entries.firstIndex(where: { $0.service === service && !$0.retired }) else { return }
+            if entries[index].running { service.stop() }
+            entries[index].running = false
+            entries[index].retired = true
         }
     }
 
@@ -128,7 +172,7 @@ public final class ServiceGroup: @unchecked Sendable {
         let name = entries[index].service.name
         logger.error("\(name) \(starting ? "cannot start" : "stopped"): \(error); starting it again in \(Self.format(delay)) s")
         queue.asyncAfter(deadline: .now() + delay) { [weak self] in
-            guard let self, !self.stopping, !self.entries[index].running else { return }
+            guard let self, !self.stopping, !self.entries[index].running, !self.entries[index].retired else { return }
             self.entries[index].restarts += 1
             if self.launch(index) == nil, self.entries[index].running {
                 self.logger.notice("\(name): running again")
