@@ -40,24 +40,16 @@ struct RunCommand: ParsableCommand {
             return handler
         }
         let logger = Logger(label: "jukebox")
-        var settings: JukeboxConfig
+        let source = ConfigSource(path: config, environment: SystemdFolders.environment(), musicDirectory: musicDir,
+                                  socket: socket, stateFile: state, device: device)
+        let settings: JukeboxConfig
         do {
-            settings = try ConfigLoader.load(path: config, environment: SystemdFolders.environment())
+            settings = try source.load()
         } catch {
             StandardError.print("\(error)")
             throw ExitCode(2)
         }
-        if let musicDir {
-            settings.library.musicDirectory = musicDir
-            settings.library.playlistsDirectory = musicDir
-        }
-        if let socket { settings.control.socketPath = socket }
-        if let state { settings.state.file = state }
-        if let device {
-            settings.audio.output.device = device
-            settings.audio.devices = [device]
-        }
-        switch Daemon(config: settings, logger: logger, exitWhenDone: exitWhenDone).run() {
+        switch Daemon(config: settings, source: source, logger: logger, exitWhenDone: exitWhenDone).run() {
         case .stopped: return
         case .failed: throw ExitCode(1)
         // A thread stuck in a kernel call must not keep the box from restarting; _exit

@@ -207,3 +207,32 @@ import Testing
         #expect(missing.stderr.contains("no-such.toml"))
     }
 }
+
+/// Which parts a config edit touches: only those are restarted by a live reload.
+@Suite struct ConfigChangeTests {
+    @Test func eachEditTouchesOnlyItsPart() throws {
+        let old = JukeboxConfig()
+        var new = old
+        #expect(ConfigChange(from: old, to: new).isEmpty)
+        new.playback.player.volumeStep = 7
+        #expect(ConfigChange(from: old, to: new).parts == [.player])
+        new = old
+        new.library.rememberPosition = ["Audiobooks"]
+        #expect(ConfigChange(from: old, to: new).parts == [.player])
+        new = old
+        new.library.musicDirectory = "/media/usb"
+        // The remembered folders are relative to it, but there are none.
+        #expect(ConfigChange(from: old, to: new).parts == [.library])
+        new = old
+        new.control.limits.maximumConnections = 5
+        #expect(ConfigChange(from: old, to: new).parts == [.control])
+        new = old
+        new.control.keyboard = false
+        new.playback.autoplay = false
+        #expect(ConfigChange(from: old, to: new).parts == [.startOnly])
+        new = old
+        new.audio.devices = ["hw:CARD=DAC"]
+        new.state.interval = 3
+        #expect(ConfigChange(from: old, to: new).parts == [.audio, .state])
+    }
+}

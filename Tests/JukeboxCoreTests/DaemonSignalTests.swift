@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import JukeboxCore
 
-/// Signals sent to `jukebox run`: HUP is logged and ignored, the stopping ones end it through
+/// Signals sent to `jukebox run`: HUP reads the config again, the stopping ones end it through
 /// the shutdown path (exit 0, socket file removed), never by the default action.
 @Suite(.serialized) struct DaemonSignalTests {
     let fx = Fixtures.shared
@@ -26,10 +26,10 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: daemon.socket))
     }
 
-    @Test func sigHupIsLoggedAndIgnored() throws {
+    @Test func sigHupReloadsTheConfig() throws {
         let daemon = try startDaemon("signal-SIGHUP")
         daemon.send(SIGHUP)
-        #expect(daemon.wait(seconds: 30) { daemon.log.contains("SIGHUP: live reload is not supported yet") }, "\(daemon.log)")
+        #expect(daemon.wait(seconds: 30) { daemon.log.contains("reloaded (SIGHUP), nothing changed") }, "\(daemon.log)")
         #expect(daemon.isRunning)
         #expect(daemon.statusReply() != nil)
         daemon.send(SIGPIPE)  // never fatal either

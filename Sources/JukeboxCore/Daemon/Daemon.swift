@@ -9,7 +9,8 @@ import Glibc
 /// dependency order (player, control socket, engine, inputs, hotplug, keyboard, library;
 /// the state saver once the saved place is taken up) and stopped in reverse when a stop
 /// is asked for: SIGTERM, SIGINT, SIGQUIT, SIGUSR1 or SIGUSR2, `q` on the terminal, or the
-/// queue ending with `exitWhenDone`. Then the place is saved, the audio stopped, the device
+/// queue ending with `exitWhenDone`. Saving the config file, or SIGHUP, applies the edit
+/// live (see `reload`). At the stop the place is saved, the audio stopped, the device
 /// closed, the socket removed and the terminal restored, and `run` returns.
 public final class Daemon: @unchecked Sendable {
     /// Why the box stopped.
@@ -40,7 +41,8 @@ public final class Daemon: @unchecked Sendable {
         case stuck(thread: String)
     }
 
-    private let config: JukeboxConfig
+    /// Where the config is read again on a live reload; nil: no reload (a test's config).
+    private let source: ConfigSource?
     private let logger: Logger
     private let exitWhenDone: Bool
     private let engine: AudioEngine
@@ -57,17 +59,24 @@ public final class Daemon: @unchecked Sendable {
     /// full queue has used it.
     private let shared: ConditionLocked<Shared>
     private struct Shared {
+        /// The config in force: the last good one read.
+        var config: JukeboxConfig
+        var saver: StateSaver?
         var stop: Outcome?
         var savedState: SavedState?
         var queueLoaded = false
     }
+    private var config: JukeboxConfig { shared.current.config }
+    /// Reloads one at a time, off the threads that ask for them.
+    private let reloads = DispatchQueue(label: "jukebox.reload")
     private var signalSources: [DispatchSourceSignal] = []
     private let signalQueue = DispatchQueue(label: "jukebox.signals")
 
-    /// Wires the parts; nothing runs until `run`. `exitWhenDone` stops the box when the
-    /// queue has played out (for benchmarks and tests) instead of waiting for more.
-    public init(config: JukeboxConfig, logger: Logger, exitWhenDone: Bool = false) {
-        self.config = config
+    /// Wires the parts; nothing runs until `run`. With a `source`, saving the config file
+    /// (or SIGHUP) applies the edit live. `exitWhenDone` stops the box when the queue has
+    /// played out (for benchmarks and tests) instead of waiting for more.
+    public init(config: JukeboxConfig, source: ConfigSource? = nil, logger: Logger, exitWhenDone: Bool = false) {
+        self.source = source
         self.logger = logger
         self.exitWhenDone = exitWhenDone
         nowPlaying = NowPlayingLog(logger: logger)
@@ -78,10 +87,8 @@ public final class Daemon: @unchecked Sendable {
         var engineSettings = AudioEngine.Settings()
         engineSettings.onOutputLost = config.audio.onOutputLost
         engine = AudioEngine(route: Self.chooseRoute(config.audio, logger: logger), settings: engineSettings)
-        var playerSettings = config.playback.player
-        playerSettings.rememberFolders = config.library.rememberedFolders
-        player = Player(engine: engine, settings: playerSettings)
-        let shared = ConditionLocked(Shared())
+        player = Player(engine: engine, settings: ConfigChange.playerSettings(config))
+        let shared = ConditionLocked(Shared(config: config))
         self.shared = shared
         services = ServiceGroup(logger: logger) { failure in Self.ask(shared, .failed(failure)) }
         engineService = EngineService(engine: engine)
@@ -180,6 +187,9 @@ public final class Daemon: @unchecked Sendable {
                 })
             }
             try services.add(library)
+            if let source {
+                try services.add(ConfigWatcher(path: source.path) { [weak self] in self?.reload(because: "saved") })
+            }
             return nil
         } catch {
             return error
@@ -254,18 +264,84 @@ public final class Daemon: @unchecked Sendable {
 
     /// From now on the place is saved; the saver joins the group, so it stops first.
     private func startSaver() {
-        guard let file = stateFile else { return }
+        guard let saver = makeSaver(config) else { return }
+        shared.withLock { $0.saver = saver }
+        do {
+            try services.add(saver)
+        } catch {
+            logger.error("state: \(error)")
+        }
+    }
+
+    private func makeSaver(_ config: JukeboxConfig) -> StateSaver? {
+        guard !config.state.file.isEmpty else { return nil }
+        let file = StateFile(path: config.state.file)
         do {
             try file.makeFolder()
         } catch {
             logger.warning("state: \(error)")
         }
-        let saver = StateSaver(file: file, player: player, interval: config.state.interval,
-                               source: config.library.playlist.isEmpty ? "library" : config.library.playlist, logger: logger)
-        do {
-            try services.add(saver)
-        } catch {
-            logger.error("state: \(error)")
+        return StateSaver(file: file, player: player, interval: config.state.interval,
+                          source: config.library.playlist.isEmpty ? "library" : config.library.playlist, logger: logger)
+    }
+
+    // MARK: Live reload
+
+    /// Reads the config again and applies what changed. A broken edit is logged with its
+    /// line and changes nothing: the last good config stays in force.
+    private func reload(because trigger: String) {
+        guard let source else { return }
+        reloads.async { [self] in
+            let new: JukeboxConfig
+            do {
+                new = try source.load()
+            } catch {
+                logger.error("config: \(error); keeping the running config")
+                return
+            }
+            let old = config
+            let change = ConfigChange(from: old, to: new)
+            guard !change.isEmpty else {
+                logger.info("config: \(source.path) \(trigger), nothing changed")
+                return
+            }
+            shared.withLock { $0.config = new }
+            apply(change, from: old, to: new)
+            let parts = change.parts.sorted().map(\.rawValue).joined(separator: ", ")
+            logger.notice("config: \(source.path) \(trigger): applied \(parts)\(change.parts.contains(.startOnly) ? " (start-only settings take effect at the next start)" : "")")
+        }
+    }
+
+    /// Each changed part is applied on its own; playback stops only for a new device, and
+    /// then carries on from the same sample.
+    private func apply(_ change: ConfigChange, from old: JukeboxConfig, to new: JukeboxConfig) {
+        if change.parts.contains(.player) {
+            var settings = ConfigChange.playerSettings(new)
+            // A mode chosen with a button stays unless the edit changed the mode itself.
+            if old.playback.player.mode == new.playback.player.mode { settings.mode = player.status.mode }
+            player.updateSettings(settings)
+        }
+        if change.parts.contains(.audio) {
+            engine.reroute(Self.chooseRoute(new.audio, logger: logger), onOutputLost: new.audio.onOutputLost)
+        }
+        if change.parts.contains(.inputs) {
+            services.restart(inputs) { inputs.config = new.input }
+        }
+        if change.parts.contains(.control) {
+            services.restart(control) { control.control = new.control }
+        }
+        if change.parts.contains(.library) {
+            services.restart(library) { library.settings = .init(library: new.library, autoplay: new.playback.autoplay) }
+        }
+        if change.parts.contains(.state), let running = shared.current.saver {
+            if let saver = makeSaver(new) {
+                shared.withLock { $0.saver = saver }
+                services.replace(running, with: saver)
+            } else {
+                logger.notice("state: no state file any more; the place is no longer saved")
+                shared.withLock { $0.saver = nil }
+                services.remove(running)
+            }
         }
     }
 
@@ -307,8 +383,7 @@ public final class Daemon: @unchecked Sendable {
         for (number, name) in Self.stopSignals {
             watch(number) { [weak self] in self?.requestStop(.signal(name)) }
         }
-        let log = logger
-        watch(SIGHUP) { log.notice("SIGHUP: live reload is not supported yet; restart to apply config changes") }
+        watch(SIGHUP) { [weak self] in self?.reload(because: "reloaded (SIGHUP)") }
     }
 
     private func watch(_ number: Int32, handler: @escaping @Sendable () -> Void) {

@@ -7,8 +7,9 @@ final class RunningDaemon {
     let logPath: String
     private let process = Process()
 
-    /// `stateFile` "" keeps no state, so tests never resume each other's places.
-    init(name: String, config: String, musicDirectory: String, device: String = "file:FILE=/dev/null,FORMAT=raw",
+    /// `stateFile` "" keeps no state, so tests never resume each other's places. A nil
+    /// `device` leaves the device to the config file.
+    init(name: String, config: String, musicDirectory: String, device: String? = "file:FILE=/dev/null,FORMAT=raw",
          stateFile: String = "") throws {
         let fx = Fixtures.shared
         socket = NSTemporaryDirectory() + "jukebox-\(name)-\(getpid()).sock"
@@ -16,7 +17,7 @@ final class RunningDaemon {
         _ = FileManager.default.createFile(atPath: logPath, contents: nil)
         process.executableURL = URL(fileURLWithPath: Tools.jukebox)
         process.arguments = ["run", "--state", stateFile, "--config", config, "--music-dir", musicDirectory,
-                             "--device", device, "--socket", socket]
+                             "--socket", socket] + (device.map { ["--device", $0] } ?? [])
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = FileHandle.nullDevice
         process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
@@ -28,6 +29,7 @@ final class RunningDaemon {
     }
 
     var isRunning: Bool { process.isRunning }
+    var pid: Int32 { process.processIdentifier }
     var log: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
     var status: Int32 { process.terminationStatus }
 

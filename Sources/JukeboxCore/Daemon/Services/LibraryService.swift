@@ -102,8 +102,9 @@ final class LibraryService: Service, @unchecked Sendable {
         var started = false
         let scan = LibraryScanner.scan(musicDirectory: library.musicDirectory, playlistsDirectory: library.playlistsDirectory) { [self] first in
             // Play at once; the full, sorted list follows when the scan ends. (A chosen
-            // playlist waits for the scan: its tracks may be anywhere; so does a saved place.)
-            guard !hold, isCurrent(run) else { return }
+            // playlist waits for the scan: its tracks may be anywhere; so does a saved place,
+            // and a rescan after a reload, which must not touch what is playing.)
+            guard !hold, run == 1, isCurrent(run) else { return }
             player.setTracks(first.map(\.path))
             if settings.autoplay { player.send(.play) }
             started = true

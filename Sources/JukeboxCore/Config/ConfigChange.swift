@@ -1,0 +1,50 @@
+/// What an edit of the config changed, part by part, so a reload touches only those
+/// parts: a new volume step must not reopen the sound card or drop a client.
+public struct ConfigChange: Sendable, Equatable {
+    public enum Part: String, Sendable, CaseIterable, Comparable {
+        /// Volumes, step, mode, thresholds, scan, the folders that keep their place.
+        case player
+        case inputs
+        /// The socket path, TCP port and connection limits.
+        case control
+        /// The devices, their settings and what a lost device does.
+        case audio
+        /// The music folder, the playlists folder, the playlist.
+        case library
+        case state
+        /// Read only at start: autoplay, resume, keyboard, the keys' skip step.
+        case startOnly = "start-only settings"
+
+        public static func < (a: Part, b: Part) -> Bool {
+            allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)!
+        }
+    }
+
+    public let parts: Set<Part>
+
+    public init(from old: JukeboxConfig, to new: JukeboxConfig) {
+        var parts: Set<Part> = []
+        if Self.playerSettings(old) != Self.playerSettings(new) { parts.insert(.player) }
+        if old.input != new.input { parts.insert(.inputs) }
+        if old.control.socketPath != new.control.socketPath || old.control.tcpPort != new.control.tcpPort
+            || old.control.limits != new.control.limits { parts.insert(.control) }
+        if old.audio != new.audio { parts.insert(.audio) }
+        if old.library.musicDirectory != new.library.musicDirectory || old.library.playlistsDirectory != new.library.playlistsDirectory
+            || old.library.playlist != new.library.playlist { parts.insert(.library) }
+        if old.state != new.state { parts.insert(.state) }
+        if old.playback.autoplay != new.playback.autoplay || old.playback.resume != new.playback.resume
+            || old.playback.skipSeconds != new.playback.skipSeconds || old.control.keyboard != new.control.keyboard {
+            parts.insert(.startOnly)
+        }
+        self.parts = parts
+    }
+
+    public var isEmpty: Bool { parts.isEmpty }
+
+    /// The player's settings as the config gives them, folders made absolute.
+    public static func playerSettings(_ config: JukeboxConfig) -> Player.Settings {
+        var settings = config.playback.player
+        settings.rememberFolders = config.library.rememberedFolders
+        return settings
+    }
+}

@@ -1,0 +1,37 @@
+/// Where the running config comes from: the file, the command line's overrides and
+/// systemd's folders. A live reload reads it again the same way, so an override given at
+/// start (`--device`, `--socket`) stays in force across edits.
+public struct ConfigSource: Sendable {
+    public var path: String
+    public var environment: [String: String]
+    public var musicDirectory: String?
+    public var socket: String?
+    public var stateFile: String?
+    public var device: String?
+
+    public init(path: String, environment: [String: String] = [:], musicDirectory: String? = nil,
+                socket: String? = nil, stateFile: String? = nil, device: String? = nil) {
+        self.path = path
+        self.environment = environment
+        self.musicDirectory = musicDirectory
+        self.socket = socket
+        self.stateFile = stateFile
+        self.device = device
+    }
+
+    /// Reads and checks the whole file; throws `ConfigError` (PATH:LINE:COLUMN: reason).
+    public func load() throws -> JukeboxConfig {
+        var config = try ConfigLoader.load(path: path, environment: environment)
+        if let musicDirectory {
+            config.library.musicDirectory = musicDirectory
+            config.library.playlistsDirectory = musicDirectory
+        }
+        if let socket { config.control.socketPath = socket }
+        if let stateFile { config.state.file = stateFile }
+        if let device {
+            config.audio.output.device = device
+            config.audio.devices = [device]
+        }
+        return config
+    }
+}
