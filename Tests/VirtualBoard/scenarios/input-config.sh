@@ -65,8 +65,11 @@ echo late-chip > $sim/late/bank0/label
 echo 1 > $sim/late/live
 late=$(cat $sim/late/bank0/chip_name)
 wait_for 'button "late" on' 5 || { fail "the chip that appeared later was not picked up"; return; }
+# The 6 s track may have ended by now on a slow guest: play-pause then starts it again.
+before=$(status state)
 jukebox-board gpio --chip $late 0=0 +50ms 0=1
 usleep 300000
-[ "$(status state)" = pause ] || { fail "the button on the late chip did not work: $(status state)"; return; }
+after=$(status state)
+[ "$after" != "$before" ] && [ "$after" != stop ] || { fail "the button on the late chip did not work: $before, then $after"; return; }
 echo 0 > $sim/late/live; rmdir $sim/late/bank0 $sim/late
 pass
