@@ -65,11 +65,7 @@ import Testing
 
     @Test func editsWhilePlayingApplyOrAreRefusedWithoutAGap() throws {
         let edits = Int(ProcessInfo.processInfo.environment["JUKEBOX_RELOAD_EDITS"] ?? "") ?? 100
-        let music = try fx.scratchFolder("reload-music")
-        let track = "\(music)/long.flac"
-        if !FileManager.default.fileExists(atPath: track) {
-            _ = try Tools.run("sox", ["-n", "-r", "8000", "-c", "1", "-b", "16", track, "synth", "1800", "sine", "440"])
-        }
+        let music = try fx.sineFolder("reload-music", seconds: 1800).folder
         let folder = try fx.scratchFolder("reload-config")
         let config = "\(folder)/jukebox.toml"
         var mode = PlayMode.once
@@ -127,11 +123,7 @@ import Testing
     /// heard last. ALSA's file plugin is not paced, so the rest of the track arrives at
     /// once, and its length tells where playback carried on from.
     @Test func aNewDeviceCarriesOnFromTheSameSample() throws {
-        let music = try fx.scratchFolder("reroute-music")
-        let track = "\(music)/minute.flac"
-        if !FileManager.default.fileExists(atPath: track) {
-            _ = try Tools.run("sox", ["-n", "-r", "8000", "-c", "1", "-b", "16", track, "synth", "60", "sine", "440"])
-        }
+        let music = try fx.sineFolder("reroute-music", seconds: 60).folder
         let folder = try fx.scratchFolder("reroute-config")
         let config = "\(folder)/jukebox.toml"
         let recording = "\(folder)/out.raw"

@@ -13,11 +13,7 @@ import Testing
         let cycles = Int(ProcessInfo.processInfo.environment["JUKEBOX_POWER_CUTS"] ?? "") ?? 6
         let longestWait = Double(ProcessInfo.processInfo.environment["JUKEBOX_POWER_CUT_WAIT"] ?? "") ?? 2.5
         let interval = 2.0
-        let music = try fx.scratchFolder("power-cut-music")
-        let track = "\(music)/long.flac"
-        if !FileManager.default.fileExists(atPath: track) {
-            _ = try Tools.run("sox", ["-n", "-r", "8000", "-c", "1", "-b", "16", track, "synth", "1800", "sine", "440"])
-        }
+        let music = try fx.sineFolder("power-cut-music", seconds: 1800).folder
         let folder = try fx.scratchFolder("power-cut-state")
         let stateFile = "\(folder)/state"
         for leftover in [stateFile, stateFile + ".prev"] { try? FileManager.default.removeItem(atPath: leftover) }

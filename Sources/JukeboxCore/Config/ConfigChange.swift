@@ -1,7 +1,7 @@
 /// What an edit of the config changed, part by part, so a reload touches only those
 /// parts: a new volume step must not reopen the sound card or drop a client.
 public struct ConfigChange: Sendable, Equatable {
-    public enum Part: String, Sendable, CaseIterable, Comparable {
+    public enum Part: String, Sendable, CaseIterable {
         /// Volumes, step, mode, thresholds, scan, the folders that keep their place.
         case player
         case inputs
@@ -14,10 +14,6 @@ public struct ConfigChange: Sendable, Equatable {
         case state
         /// Read only at start: autoplay, resume, keyboard, the keys' skip step.
         case startOnly = "start-only settings"
-
-        public static func < (a: Part, b: Part) -> Bool {
-            allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)!
-        }
     }
 
     public let parts: Set<Part>
@@ -40,6 +36,9 @@ public struct ConfigChange: Sendable, Equatable {
     }
 
     public var isEmpty: Bool { parts.isEmpty }
+
+    /// The parts changed, in a fixed order, for the log.
+    public var listed: String { Part.allCases.filter(parts.contains).map(\.rawValue).joined(separator: ", ") }
 
     /// The player's settings as the config gives them, folders made absolute.
     public static func playerSettings(_ config: JukeboxConfig) -> Player.Settings {

@@ -307,8 +307,7 @@ public final class Daemon: @unchecked Sendable {
             }
             shared.withLock { $0.config = new }
             apply(change, from: old, to: new)
-            let parts = change.parts.sorted().map(\.rawValue).joined(separator: ", ")
-            logger.notice("config: \(source.path) \(trigger): applied \(parts)\(change.parts.contains(.startOnly) ? " (start-only settings take effect at the next start)" : "")")
+            logger.notice("config: \(source.path) \(trigger): applied \(change.listed)\(change.parts.contains(.startOnly) ? " (start-only settings take effect at the next start)" : "")")
         }
     }
 

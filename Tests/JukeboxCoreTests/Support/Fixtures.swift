@@ -68,6 +68,17 @@ final class Fixtures: Sendable {
         [UInt8](try Data(contentsOf: URL(fileURLWithPath: path(name))))
     }
 
+    /// A folder holding one quiet 8 kHz mono sine track, `seconds` long, made once: for
+    /// tests that need the box playing for a while (power cuts, live reload).
+    func sineFolder(_ name: String, seconds: Int) throws -> (folder: String, track: String) {
+        let folder = try scratchFolder(name)
+        let track = "\(folder)/sine.flac"
+        if !FileManager.default.fileExists(atPath: track) {
+            _ = try Tools.run("sox", ["-n", "-r", "8000", "-c", "1", "-b", "16", track, "synth", "\(seconds)", "sine", "440"])
+        }
+        return (folder, track)
+    }
+
     /// A private folder for a test that adds files next to audio (sidecars).
     func scratchFolder(_ name: String) throws -> String {
         let folder = path("scratch-\(name)")
