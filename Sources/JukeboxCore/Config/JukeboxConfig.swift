@@ -40,6 +40,11 @@ public struct JukeboxConfig: Sendable, Equatable {
         public var file = "/var/lib/jukebox/state"
         /// Seconds between saves while playing: what a power cut can lose, at most.
         public var interval = 10.0
+
+        /// The library index, beside the state file; nil when no state is kept.
+        public var libraryIndex: String? {
+            file.isEmpty ? nil : AtomicFile.folder(of: file) + "/library.index"
+        }
     }
 
     public struct Control: Sendable, Equatable {

@@ -100,7 +100,7 @@ public final class Daemon: @unchecked Sendable {
             player.send(action.command)
         }
         library = LibraryService(
-            settings: .init(library: config.library, autoplay: config.playback.autoplay), player: player,
+            settings: .init(library: config.library, autoplay: config.playback.autoplay, index: config.state.libraryIndex), player: player,
             logger: logger, waitForMusic: !exitWhenDone,
             holdFirstPlay: { shared.withLock { $0.savedState != nil } })
         wire()
@@ -330,7 +330,7 @@ public final class Daemon: @unchecked Sendable {
             services.restart(control) { control.control = new.control }
         }
         if change.parts.contains(.library) {
-            services.restart(library) { library.settings = .init(library: new.library, autoplay: new.playback.autoplay) }
+            services.restart(library) { library.settings = .init(library: new.library, autoplay: new.playback.autoplay, index: new.state.libraryIndex) }
         }
         if change.parts.contains(.state), let running = shared.current.saver {
             if let saver = makeSaver(new) {

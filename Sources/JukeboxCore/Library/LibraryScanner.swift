@@ -13,7 +13,7 @@ public struct LibraryTrack: Sendable, Equatable {
 }
 
 /// What a scan found: tracks in natural order, playlists, and files it had to skip.
-public struct LibraryScan: Sendable {
+public struct LibraryScan: Sendable, Equatable {
     public var tracks: [LibraryTrack] = []
     public var playlists: [M3UPlaylist] = []
     /// `path: reason` for each file that looked like audio but could not be read, and for
@@ -33,8 +33,24 @@ public enum LibraryScanner {
     /// music, so that playback can start before a large scan ends.
     public static func scan(musicDirectory: String, playlistsDirectory: String?,
                             onFirstTracks: (([LibraryTrack]) -> Void)? = nil) -> LibraryScan {
+        update(nil, musicDirectory: musicDirectory, playlistsDirectory: playlistsDirectory, onFirstTracks: onFirstTracks).index.scan
+    }
+
+    /// How much of the last index a scan could keep.
+    public struct Reuse: Sendable, Equatable {
+        /// Folders whose time had not changed: neither listed nor their files opened.
+        public var foldersKept = 0
+        /// Folders listed (new or changed); in them only new or changed files are read.
+        public var foldersListed = 0
+    }
+
+    /// A scan that keeps from `previous` every folder whose modification time did not
+    /// change (see `LibraryWalk`), and the index for the next one.
+    public static func update(_ previous: LibraryIndex?, musicDirectory: String, playlistsDirectory: String?,
+                              onFirstTracks: (([LibraryTrack]) -> Void)? = nil) -> (index: LibraryIndex, reuse: Reuse) {
         var announced = false
-        var walk = LibraryWalk { found in
+        let usable = previous.flatMap { $0.matches(musicDirectory: musicDirectory, playlistsDirectory: playlistsDirectory) ? $0 : nil }
+        var walk = LibraryWalk(previous: usable?.folders ?? [:]) { found in
             if !announced, !found.isEmpty {
                 announced = true
                 onFirstTracks?(sorted(found))
@@ -49,7 +65,9 @@ public enum LibraryScanner {
         var result = walk.result
         result.tracks = sorted(result.tracks)
         result.playlists.sort { NaturalOrder.less($0.name, $1.name) }
-        return result
+        let index = LibraryIndex(musicDirectory: musicDirectory, playlistsDirectory: playlistsDirectory ?? "",
+                                 scan: result, folders: walk.folders)
+        return (index, Reuse(foldersKept: walk.foldersReused, foldersListed: walk.foldersListed))
     }
 
     /// A path with `.` and `..` resolved, so a playlist's `../Album/x.flac` matches the scan's.

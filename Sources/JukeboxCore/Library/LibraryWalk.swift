@@ -13,6 +13,9 @@ import Glibc
 /// - Nesting deeper than `maximumDepth` is reported and not walked.
 /// - Names that are not UTF-8 are kept byte for byte (`FilePath`); names holding a newline
 ///   are skipped, as MPD's database does, since no protocol reply could carry them.
+/// - A folder whose modification time matches the last walk's record (`previous`) is not
+///   listed again, and its files are not opened: what the record says they were stands.
+///   In a folder that changed, only files whose size or time changed are read.
 struct LibraryWalk {
     static let maximumDepth = 32
 
@@ -26,23 +29,31 @@ struct LibraryWalk {
     /// Links met so far, followed once the real tree is done.
     private var links: [PendingLink] = []
     private var linksFollowed = 0
+    /// The last walk's folders, by path, and this walk's, for the next.
+    private let previous: [String: FolderRecord]
+    private(set) var folders: [String: FolderRecord] = [:]
+    /// Folders taken from `previous` unlisted, and folders listed.
+    private(set) var foldersReused = 0
+    private(set) var foldersListed = 0
 
-    init(afterFolder: @escaping ([LibraryTrack]) -> Void) {
+    init(previous: [String: FolderRecord] = [:], afterFolder: @escaping ([LibraryTrack]) -> Void) {
+        self.previous = previous
         self.afterFolder = afterFolder
     }
 
     /// Walks `root` and what it links to. A root already walked (the playlists folder is
     /// the music folder, or inside it) adds nothing.
     mutating func run(from root: String) {
-        let id: FileID
+        var st = stat()
         do {
-            id = try FileID(of: root)
+            try systemCall { FilePath.withCString(root) { stat($0, &st) } }
         } catch {
             problem(root, "cannot open folder: \(error)")
             return
         }
+        let id = FileID(st)
         guard enteredFolders.insert(id).inserted else { return }
-        walk(root, id: id, ancestors: [], depth: 0)
+        walk(root, id: id, modified: FileIdentity(st).modified, ancestors: [], depth: 0)
         while linksFollowed < links.count {  // grows while linked folders are walked
             let link = links[linksFollowed]
             linksFollowed += 1
@@ -50,17 +61,50 @@ struct LibraryWalk {
         }
     }
 
-    private mutating func walk(_ folder: String, id: FileID, ancestors: [FileID], depth: Int) {
-        let names: [String]
-        do {
-            names = try entries(of: folder)
-        } catch {
-            problem(folder, "cannot open folder: \(error)")
-            return
+    private mutating func walk(_ folder: String, id: FileID, modified: Int64, ancestors: [FileID], depth: Int) {
+        let entries: [FolderEntry]
+        if let known = previous[folder], known.id == id, known.modified == modified {
+            entries = known.entries
+            foldersReused += 1
+        } else {
+            do {
+                entries = try list(folder, known: previous[folder])
+            } catch {
+                problem(folder, "cannot open folder: \(error)")
+                return
+            }
+            foldersListed += 1
         }
+        folders[folder] = FolderRecord(id: id, modified: modified, entries: entries)
         let lineage = ancestors + [id]
-        var subfolders: [(path: String, id: FileID)] = []
-        for name in names {
+        var subfolders: [(path: String, id: FileID, modified: Int64)] = []
+        for entry in entries {
+            let path = folder + "/" + entry.name
+            switch entry.kind {
+            case .link:
+                links.append(PendingLink(path: path, name: entry.name, ancestors: lineage, depth: depth + 1))
+            case .folder:
+                var st = stat()
+                guard (try? systemCall { FilePath.withCString(path) { lstat($0, &st) } }) != nil,
+                      st.st_mode & S_IFMT == S_IFDIR else { continue }  // gone since
+                if enteredFolders.insert(FileID(st)).inserted { subfolders.append((path, FileID(st), FileIdentity(st).modified)) }
+            case .file(let id, _, let outcome):
+                add(path, id: id, outcome: outcome)
+            }
+        }
+        afterFolder(result.tracks)
+        for sub in subfolders { enter(sub.path, id: sub.id, modified: sub.modified, ancestors: lineage, depth: depth + 1) }
+    }
+
+    /// Lists a folder that changed since `known` (or is new): each name's kind, and for
+    /// each file what reading it gives (from `known` when the file itself is unchanged).
+    private mutating func list(_ folder: String, known: FolderRecord?) throws(Errno) -> [FolderEntry] {
+        var knownFiles: [String: (FileID, FileIdentity, FileOutcome)] = [:]
+        for entry in known?.entries ?? [] {
+            if case .file(let id, let identity, let outcome) = entry.kind { knownFiles[entry.name] = (id, identity, outcome) }
+        }
+        var entries: [FolderEntry] = []
+        for name in try names(in: folder) {
             let path = folder + "/" + name
             if name.contains("\n") {
                 problem(path, "the name holds a newline, which no client could be sent; rename it to play it")
@@ -70,25 +114,31 @@ struct LibraryWalk {
             guard (try? systemCall { FilePath.withCString(path) { lstat($0, &st) } }) != nil else { continue }  // gone since
             switch st.st_mode & S_IFMT {
             case S_IFLNK:
-                links.append(PendingLink(path: path, name: name, ancestors: lineage, depth: depth + 1))
+                entries.append(FolderEntry(name: name, kind: .link))
             case S_IFDIR:
-                if enteredFolders.insert(FileID(st)).inserted { subfolders.append((path, FileID(st))) }
+                entries.append(FolderEntry(name: name, kind: .folder))
             case S_IFREG:
-                add(path, name: name, id: FileID(st))
+                let id = FileID(st), identity = FileIdentity(st)
+                let outcome: FileOutcome
+                if let (knownID, knownIdentity, knownOutcome) = knownFiles[name], knownID == id, knownIdentity == identity {
+                    outcome = knownOutcome
+                } else {
+                    outcome = read(path, name: name)
+                }
+                entries.append(FolderEntry(name: name, kind: .file(id, identity, outcome)))
             default:
                 continue
             }
         }
-        afterFolder(result.tracks)
-        for sub in subfolders { enter(sub.path, id: sub.id, ancestors: lineage, depth: depth + 1) }
+        return entries
     }
 
-    private mutating func enter(_ folder: String, id: FileID, ancestors: [FileID], depth: Int) {
+    private mutating func enter(_ folder: String, id: FileID, modified: Int64, ancestors: [FileID], depth: Int) {
         guard depth < Self.maximumDepth else {
             problem(folder, "folders nested more than \(Self.maximumDepth) deep; not scanned")
             return
         }
-        walk(folder, id: id, ancestors: ancestors, depth: depth)
+        walk(folder, id: id, modified: modified, ancestors: ancestors, depth: depth)
     }
 
     private mutating func follow(_ link: PendingLink) {
@@ -105,40 +155,53 @@ struct LibraryWalk {
             if link.ancestors.contains(id) {
                 problem(link.path, "symbolic link loops back to a folder above it; not followed")
             } else if enteredFolders.insert(id).inserted {
-                enter(link.path, id: id, ancestors: link.ancestors, depth: link.depth)
+                enter(link.path, id: id, modified: FileIdentity(st).modified, ancestors: link.ancestors, depth: link.depth)
             }
         case S_IFREG:
-            add(link.path, name: link.name, id: id)
+            guard !listedFiles.contains(id) else { return }
+            add(link.path, id: id, outcome: read(link.path, name: link.name))
         default:
             return
         }
     }
 
-    /// A regular file: a playlist, a track, or something else passed over quietly.
-    private mutating func add(_ path: String, name: String, id: FileID) {
+    /// A regular file, once, by what reading it gave.
+    private mutating func add(_ path: String, id: FileID, outcome: FileOutcome) {
         guard listedFiles.insert(id).inserted else { return }  // already in, by another path
-        let ext = name.lastIndex(of: ".").map { name[name.index(after: $0)...].lowercased() } ?? ""
-        if LibraryScanner.playlistExtensions.contains(ext) {
+        switch outcome {
+        case .playlist:
             do { result.playlists.append(try M3UPlaylist.read(path)) } catch { report("\(error)") }
-            return
+        case .track(let disc, let track):
+            if !playlistsOnly { result.tracks.append(LibraryTrack(path: path, discNumber: disc, trackNumber: track)) }
+        case .passedOver:
+            break
+        case .problem(let reason):
+            if !playlistsOnly { report(reason) }
         }
-        if playlistsOnly { return }
+    }
+
+    /// What a file is: a playlist, a track, something else passed over quietly, or audio
+    /// that cannot be read (with the reason).
+    private func read(_ path: String, name: String) -> FileOutcome {
+        let ext = name.lastIndex(of: ".").map { name[name.index(after: $0)...].lowercased() } ?? ""
+        if LibraryScanner.playlistExtensions.contains(ext) { return .playlist }
+        if playlistsOnly { return .passedOver }
         do {
             let metadata = try AudioFile.metadata(path)
-            result.tracks.append(LibraryTrack(path: path, discNumber: metadata.discNumber, trackNumber: metadata.trackNumber))
+            return .track(disc: metadata.discNumber, track: metadata.trackNumber)
         } catch let error as MediaError {
             switch error {
-            case .unrecognised, .empty, .unsupported: if !LibraryScanner.audioExtensions.contains(ext) { return }
+            case .unrecognised, .empty, .unsupported: if !LibraryScanner.audioExtensions.contains(ext) { return .passedOver }
             default: break
             }
-            report(error.description)
+            return .problem(FilePath.displayed(error.description))
         } catch {
-            problem(path, "\(error)")
+            return .problem(FilePath.displayed("\(path.debugDescriptionIfNeeded): \(error)"))
         }
     }
 
     /// Visible names in natural order; `.`, `..` and hidden entries left out.
-    private func entries(of folder: String) throws(Errno) -> [String] {
+    private func names(in folder: String) throws(Errno) -> [String] {
         let dir = try systemCall { FilePath.withCString(folder) { opendir($0) } }
         defer { closedir(dir) }
         var names: [String] = []
@@ -168,20 +231,17 @@ private struct PendingLink {
 }
 
 /// A file's identity, whatever path reaches it.
-struct FileID: Hashable {
+struct FileID: Hashable, Sendable {
     var device: UInt64
     var inode: UInt64
 
-    init(_ st: stat) {
-        device = UInt64(st.st_dev)
-        inode = UInt64(st.st_ino)
+    init(device: UInt64, inode: UInt64) {
+        self.device = device
+        self.inode = inode
     }
 
-    /// Of what `path` names, links followed.
-    init(of path: String) throws(Errno) {
-        var st = stat()
-        try systemCall { FilePath.withCString(path) { stat($0, &st) } }
-        self.init(st)
+    init(_ st: stat) {
+        self.init(device: UInt64(st.st_dev), inode: UInt64(st.st_ino))
     }
 }
 

@@ -124,36 +124,10 @@ public struct StateFile: Sendable {
         } catch {
             throw .broken(path: path, reason: "cannot encode: \(error)")
         }
-        let folder = Self.folder(of: path)
-        let temporary = "\(folder)/.\(Self.name(of: path)).new"
-        let fd: Int32
         do {
-            fd = try systemCall { FilePath.withCString(temporary) { open($0, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644) } }
+            try AtomicFile.replace(path, with: bytes, keepingPrevious: previousPath)
         } catch {
-            throw .cannotWrite(path: temporary, step: "create", error)
-        }
-        if let error = bytes.withUnsafeBytes({ writeAll(fd, $0) }) {
-            close(fd)
-            throw .cannotWrite(path: temporary, step: "write", error)
-        }
-        do {
-            try systemCall { fsync(fd) }
-        } catch {
-            close(fd)
-            throw .cannotWrite(path: temporary, step: "flush", error)
-        }
-        close(fd)
-        // The current state becomes the previous copy. A cut between the two renames leaves
-        // only `.prev`, which loading falls back on.
-        _ = FilePath.withCString(path) { old in FilePath.withCString(previousPath) { rename(old, $0) } }
-        do {
-            try systemCall { FilePath.withCString(temporary) { new in FilePath.withCString(path) { rename(new, $0) } } }
-        } catch {
-            throw .cannotWrite(path: path, step: "rename", error)
-        }
-        if let dir = try? systemCall({ FilePath.withCString(folder) { open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) } }) {
-            _ = try? systemCall { fsync(dir) }
-            close(dir)
+            throw .cannotWrite(path: error.path, step: error.step, error.errno)
         }
     }
 
@@ -168,12 +142,5 @@ public struct StateFile: Sendable {
         }
     }
 
-    static func folder(of path: String) -> String {
-        guard let slash = path.lastIndex(of: "/") else { return "." }
-        return slash == path.startIndex ? "/" : String(path[..<slash])
-    }
-
-    static func name(of path: String) -> String {
-        path.lastIndex(of: "/").map { String(path[path.index(after: $0)...]) } ?? path
-    }
+    static func folder(of path: String) -> String { AtomicFile.folder(of: path) }
 }

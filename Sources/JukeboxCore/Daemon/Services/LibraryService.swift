@@ -1,15 +1,18 @@
 import Dispatch
 import Logging
 
-/// Scans the library in the background and gives the player its queue. A `music_dir`
-/// that does not exist yet (a USB stick not mounted) or holds no music is watched, and
-/// scanned again once music arrives. Each start scans afresh (a live reload that changes
-/// the folder or the playlist restarts it); a scan still running from an earlier start is
-/// left to finish and its result dropped.
+/// Gives the player its queue: at once from the library index when there is one, then
+/// from a scan in the background that reads only what changed since (and saves the index
+/// when anything did). A `music_dir` that does not exist yet (a USB stick not mounted) or
+/// holds no music is watched, and scanned again once music arrives. Each start scans
+/// afresh (a live reload that changes the folder or the playlist restarts it); a scan
+/// still running from an earlier start is left to finish and its result dropped.
 final class LibraryService: Service, @unchecked Sendable {
     struct Settings: Equatable, Sendable {
         var library: JukeboxConfig.Library
         var autoplay: Bool
+        /// Where the library index is kept; nil keeps none.
+        var index: String?
     }
 
     /// What a load found, for the daemon to act on.
@@ -95,21 +98,53 @@ final class LibraryService: Service, @unchecked Sendable {
         current.withLock { $0.running && $0.run == run }
     }
 
-    /// One scan, and the queue it gives; true when there is something to play.
+    /// The queue from the index, then from a scan; true when there is something to play.
     private func load(_ settings: Settings, run: Int) -> Bool {
         let library = settings.library
-        let hold = holdFirstPlay() || !library.playlist.isEmpty
+        // A chosen playlist, a saved place, and a rescan after a reload wait for the whole
+        // list before playing: the playlist's tracks or the place may be anywhere in it,
+        // and a rescan must not touch what is playing.
+        let playEarly = run == 1 && !holdFirstPlay() && library.playlist.isEmpty
+        let previous = indexed(settings)
         var started = false
-        let scan = LibraryScanner.scan(musicDirectory: library.musicDirectory, playlistsDirectory: library.playlistsDirectory) { [self] first in
-            // Play at once; the full, sorted list follows when the scan ends. (A chosen
-            // playlist waits for the scan: its tracks may be anywhere; so does a saved place,
-            // and a rescan after a reload, which must not touch what is playing.)
-            guard !hold, run == 1, isCurrent(run) else { return }
+        if let previous, !previous.scan.tracks.isEmpty {
+            logger.info("library: \(previous.scan.tracks.count) tracks from the index; checking for changes in the background")
+            started = deliver(previous.scan, settings, run: run, play: playEarly)
+        }
+        let clock = MonotonicClock.now()
+        let (index, reuse) = LibraryScanner.update(previous, musicDirectory: library.musicDirectory, playlistsDirectory: library.playlistsDirectory) { [self] first in
+            // Without an index, play what the first folders hold; the sorted list follows.
+            guard previous == nil, playEarly, isCurrent(run) else { return }
             player.setTracks(first.map(\.path))
             if settings.autoplay { player.send(.play) }
             started = true
         }
         guard isCurrent(run) else { return true }
+        let took = InputActionLog.milliseconds(MonotonicClock.now() - clock)
+        logger.info("library: scanned in \(took) ms: \(reuse.foldersKept) folders unchanged, \(reuse.foldersListed) listed")
+        if let path = settings.index, index != previous {
+            do { try index.save(path) } catch { logger.warning("library index: \(error); the next start scans everything") }
+        }
+        if let previous, previous.scan == index.scan, !index.scan.tracks.isEmpty { return true }
+        return deliver(index.scan, settings, run: run, play: false, alreadyPlaying: started)
+    }
+
+    /// The index the last scan left, when it describes these folders.
+    private func indexed(_ settings: Settings) -> LibraryIndex? {
+        guard let path = settings.index else { return nil }
+        do {
+            guard let index = try LibraryIndex.load(path) else { return nil }
+            return index.matches(musicDirectory: settings.library.musicDirectory, playlistsDirectory: settings.library.playlistsDirectory) ? index : nil
+        } catch {
+            logger.warning("library index: \(error); scanning everything")
+            return nil
+        }
+    }
+
+    /// Gives the player the queue `scan` makes; true when there is something to play.
+    /// `play` starts it (autoplay allowing); `alreadyPlaying` says an earlier step did.
+    private func deliver(_ scan: LibraryScan, _ settings: Settings, run: Int, play: Bool, alreadyPlaying: Bool = false) -> Bool {
+        let library = settings.library
         for problem in scan.skipped { logger.warning("library: \(problem)") }
         var queue = scan.tracks.map(\.path)
         if !library.playlist.isEmpty {
@@ -129,7 +164,9 @@ final class LibraryService: Service, @unchecked Sendable {
             onLoaded(.nothingToPlay)
             return false
         }
-        onLoaded(.queue(queue, alreadyPlaying: started))
+        let starting = play && settings.autoplay
+        if starting { player.send(.play) }
+        onLoaded(.queue(queue, alreadyPlaying: alreadyPlaying || starting))
         return true
     }
 }

@@ -1,0 +1,60 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Replaces a file so that a power cut at any moment leaves either the old contents or the
+/// new: a temporary file in the same folder, written, flushed, renamed over the file, and
+/// the folder flushed. Used for the state file and the library index.
+enum AtomicFile {
+    /// A step that failed ("create", "write", "flush", "rename") and why.
+    struct Failure: Error, Sendable {
+        var path: String
+        var step: String
+        var errno: Errno
+    }
+
+    /// Writes `bytes` as `path`. With `keepingPrevious`, the file it replaces stays as that
+    /// path (a cut between the two renames leaves only the previous copy).
+    static func replace(_ path: String, with bytes: [UInt8], keepingPrevious previous: String? = nil) throws(Failure) {
+        let folder = folder(of: path)
+        let temporary = "\(folder)/.\(name(of: path)).new"
+        let fd: Int32
+        do {
+            fd = try systemCall { FilePath.withCString(temporary) { open($0, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644) } }
+        } catch {
+            throw Failure(path: temporary, step: "create", errno: error)
+        }
+        if let error = bytes.withUnsafeBytes({ writeAll(fd, $0) }) {
+            close(fd)
+            throw Failure(path: temporary, step: "write", errno: error)
+        }
+        do {
+            try systemCall { fsync(fd) }
+        } catch {
+            close(fd)
+            throw Failure(path: temporary, step: "flush", errno: error)
+        }
+        close(fd)
+        if let previous {
+            _ = FilePath.withCString(path) { old in FilePath.withCString(previous) { rename(old, $0) } }
+        }
+        do {
+            try systemCall { FilePath.withCString(temporary) { new in FilePath.withCString(path) { rename(new, $0) } } }
+        } catch {
+            throw Failure(path: path, step: "rename", errno: error)
+        }
+        if let dir = try? systemCall({ FilePath.withCString(folder) { open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) } }) {
+            _ = try? systemCall { fsync(dir) }
+            close(dir)
+        }
+    }
+
+    static func folder(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+
+    static func name(of path: String) -> String {
+        path.lastIndex(of: "/").map { String(path[path.index(after: $0)...]) } ?? path
+    }
+}
