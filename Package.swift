@@ -20,6 +20,7 @@ let package = Package(
         .systemLibrary(name: "CGpiod", pkgConfig: "libgpiod", providers: [.apt(["libgpiod-dev"])]),
         .systemLibrary(name: "CFlac", pkgConfig: "flac", providers: [.apt(["libflac-dev"])]),
         .systemLibrary(name: "CMpg123", pkgConfig: "libmpg123", providers: [.apt(["libmpg123-dev"])]),
+        .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
 
         // C that Swift cannot express: alsa-lib's variadic error handler.
         .target(name: "CJukeboxShim", dependencies: ["CAlsa"]),
@@ -28,7 +29,7 @@ let package = Package(
         .target(
             name: "JukeboxCore",
             dependencies: [
-                "CAlsa", "CGpiod", "CFlac", "CMpg123", "CJukeboxShim",
+                "CAlsa", "CGpiod", "CFlac", "CMpg123", "CSystemd", "CJukeboxShim",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "TOMLKit", package: "TOMLKit"),
             ]

@@ -33,6 +33,7 @@ struct RunCommand: ParsableCommand {
     var verbose = false
 
     func run() throws {
+        let startedAt = MonotonicClock.now()
         let level: Logger.Level = verbose ? .debug : .info
         LoggingSystem.bootstrap { label in
             var handler = StderrLogHandler(label: label)
@@ -49,7 +50,7 @@ struct RunCommand: ParsableCommand {
             StandardError.print("\(error)")
             throw ExitCode(2)
         }
-        switch Daemon(config: settings, source: source, logger: logger, exitWhenDone: exitWhenDone).run() {
+        switch Daemon(config: settings, source: source, logger: logger, exitWhenDone: exitWhenDone, startedAt: startedAt).run() {
         case .stopped: return
         case .failed: throw ExitCode(1)
         // A thread stuck in a kernel call must not keep the box from restarting; _exit

@@ -55,6 +55,7 @@ public final class Daemon: @unchecked Sendable {
     private let control: ControlService
     private let inputs: InputService
     private let library: LibraryService
+    private let startup: StartupReport
     /// What `run` waits on: the first stop asked for, and the saved state until the first
     /// full queue has used it.
     private let shared: ConditionLocked<Shared>
@@ -74,10 +75,13 @@ public final class Daemon: @unchecked Sendable {
 
     /// Wires the parts; nothing runs until `run`. With a `source`, saving the config file
     /// (or SIGHUP) applies the edit live. `exitWhenDone` stops the box when the queue has
-    /// played out (for benchmarks and tests) instead of waiting for more.
-    public init(config: JukeboxConfig, source: ConfigSource? = nil, logger: Logger, exitWhenDone: Bool = false) {
+    /// played out (for benchmarks and tests) instead of waiting for more. `startedAt`
+    /// (`MonotonicClock`) is when the process started, for the start-up timeline.
+    public init(config: JukeboxConfig, source: ConfigSource? = nil, logger: Logger, exitWhenDone: Bool = false,
+                startedAt: UInt64 = MonotonicClock.now()) {
         self.source = source
         self.logger = logger
+        startup = StartupReport(startedAt: startedAt, logger: logger)
         self.exitWhenDone = exitWhenDone
         nowPlaying = NowPlayingLog(logger: logger)
         actionLog = InputActionLog(logger: logger)
@@ -109,9 +113,11 @@ public final class Daemon: @unchecked Sendable {
     /// Connects the parts' events to each other, now that all exist.
     private func wire() {
         let events = EngineEventLog(logger: logger, actions: actionLog, hotplug: hotplug)
+        let startup = self.startup
         // Weak: the player holds its engine.
         engine.listen { [weak player] event in
             events.handle(event)
+            startup.engineEvent(event)
             player?.engineEvent(event)
         }
         player.observe { [nowPlaying] in nowPlaying.handle($0) }
@@ -149,6 +155,7 @@ public final class Daemon: @unchecked Sendable {
             }
         }
         if case .stopped(let reason) = outcome { logger.info("stopping (\(reason))") }
+        Systemd.stopping()
         services.stop()
         for source in signalSources { source.cancel() }
         signalSources.removeAll()
@@ -179,6 +186,9 @@ public final class Daemon: @unchecked Sendable {
             try services.add(PlayerService(player: player))
             try services.add(control)
             try services.add(engineService)
+            if let interval = Systemd.watchdogInterval {
+                try services.add(WatchdogService(interval: interval, player: player, engine: engine, logger: logger))
+            }
             try services.add(inputs)
             try services.add(hotplug)
             if config.control.keyboard {
@@ -201,8 +211,12 @@ public final class Daemon: @unchecked Sendable {
     private func libraryLoaded(_ loaded: LibraryService.Loaded) {
         switch loaded {
         case .nothingToPlay:
+            startup.ready("no music found in \(config.library.musicDirectory); waiting for some")
             if exitWhenDone { requestStop(.nothingToPlay) }
+        case .waitingForMusic:
+            startup.ready("waiting for \(config.library.musicDirectory) to appear")
         case .queue(let queue, let alreadyPlaying):
+            startup.ready("\(queue.count) tracks queued")
             let (first, saved) = shared.withLock { access -> (Bool, SavedState?) in
                 defer { access.queueLoaded = true; access.savedState = nil }
                 return (!access.queueLoaded, access.savedState)
@@ -292,6 +306,8 @@ public final class Daemon: @unchecked Sendable {
     private func reload(because trigger: String) {
         guard let source else { return }
         reloads.async { [self] in
+            Systemd.reloading()
+            defer { Systemd.reloaded() }
             let new: JukeboxConfig
             do {
                 new = try source.load()

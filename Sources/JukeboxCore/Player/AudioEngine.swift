@@ -179,6 +179,9 @@ public final class AudioEngine: @unchecked Sendable {
         return []
     }
 
+    /// When the audio thread last went round its loop; 0 before it first did.
+    public var audioThreadSeen: UInt64 { shared.withLock { $0.audioThreadSeen } }
+
     // MARK: Control (any thread; returns at once)
 
     public func play(_ track: TrackRef, from frame: Int64 = 0, paused: Bool = false) {
@@ -239,6 +242,8 @@ struct EngineState {
     /// Names of the threads whose loop has returned.
     var finishedThreads: Set<String> = []
     var ring = ChunkRing()
+    /// When the audio thread last went round its loop (0: not yet), for the watchdog.
+    var audioThreadSeen: UInt64 = 0
 }
 
 struct DecodeRequest {

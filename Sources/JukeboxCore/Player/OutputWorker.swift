@@ -59,6 +59,7 @@ final class OutputWorker: @unchecked Sendable {  // confined to the audio thread
             let untilWritable = state == .playing ? output.nanosecondsUntilWritable(refillFrames) : 0
             let longestSleep = self.longestSleep
             let keepRunning: Bool = engine.shared.withLock { s in
+                s.audioThreadSeen = MonotonicClock.now()
                 if state != .playing || s.ring.queued == 0, s.outputCommands.isEmpty, s.running {
                     s.ring.consumerWaiting = true
                     s.wait(nanoseconds: longestSleep)

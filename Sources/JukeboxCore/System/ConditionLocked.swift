@@ -18,6 +18,12 @@ public final class ConditionLocked<Value>: @unchecked Sendable {
             nonmutating _modify { yield &box.value[keyPath: path] }
         }
 
+        /// The value itself, for its mutating methods.
+        public var wholeValue: Value {
+            get { box.value }
+            nonmutating _modify { yield &box.value }
+        }
+
         /// Lets go of the lock until woken by `broadcast` or `nanoseconds` pass.
         public func wait(nanoseconds: UInt64) { box.lock.wait(nanoseconds: nanoseconds) }
         public func broadcast() { box.lock.broadcast() }

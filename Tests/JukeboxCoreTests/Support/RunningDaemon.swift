@@ -10,7 +10,7 @@ final class RunningDaemon {
     /// `stateFile` "" keeps no state, so tests never resume each other's places. A nil
     /// `device` leaves the device to the config file.
     init(name: String, config: String, musicDirectory: String, device: String? = "file:FILE=/dev/null,FORMAT=raw",
-         stateFile: String = "") throws {
+         stateFile: String = "", environment: [String: String] = [:]) throws {
         let fx = Fixtures.shared
         socket = NSTemporaryDirectory() + "jukebox-\(name)-\(getpid()).sock"
         logPath = fx.path("\(name).log")
@@ -18,6 +18,9 @@ final class RunningDaemon {
         process.executableURL = URL(fileURLWithPath: Tools.jukebox)
         process.arguments = ["run", "--state", stateFile, "--config", config, "--music-dir", musicDirectory,
                              "--socket", socket] + (device.map { ["--device", $0] } ?? [])
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = FileHandle.nullDevice
         process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))

@@ -21,6 +21,8 @@ final class LibraryService: Service, @unchecked Sendable {
         /// found play before the scan ends, unless `holdFirstPlay` said to wait.
         case queue([String], alreadyPlaying: Bool)
         case nothingToPlay
+        /// `music_dir` is not there (yet): watched until it is.
+        case waitingForMusic
     }
 
     let name = "library"
@@ -66,6 +68,7 @@ final class LibraryService: Service, @unchecked Sendable {
             let before = FolderSignature(of: music)
             if before == nil, waitForMusic {
                 logger.warning("music_dir \(music) does not exist yet; waiting for it")
+                onLoaded(.waitingForMusic)
             } else if load(settings, run: run) || !waitForMusic {
                 return
             } else {
