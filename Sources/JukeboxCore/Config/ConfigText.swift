@@ -32,10 +32,21 @@ enum ConfigText {
                           reason: "NUL byte in the file (is it damaged?); everything after it would be ignored")
     }
 
-    /// The lines of `text`, split at LF or CRLF (Swift keeps "\r\n" as one Character, so
-    /// splitting at "\n" alone would leave a CRLF file as one line).
+    /// The lines of `text`, split at LF or CRLF (a CRLF file's lines end without the CR).
     static func lines(_ text: String) -> [Substring] {
-        text.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" }
+        // By bytes: a newline is always a character of its own, and splitting by
+        // characters (grapheme clusters) costs more than the rest of loading a config.
+        let bytes = text.utf8
+        var lines: [Substring] = []
+        var start = bytes.startIndex
+        for i in bytes.indices where bytes[i] == 0x0A {
+            var end = i
+            if end > start, bytes[bytes.index(before: end)] == 0x0D { end = bytes.index(before: end) }
+            lines.append(text[start..<end])
+            start = bytes.index(after: i)
+        }
+        lines.append(text[start...])
+        return lines
     }
 
     /// 1-based line and column (in characters) of the byte at `offset`.

@@ -3,36 +3,59 @@
 /// entries of an array) and dotted keys (`playback.autoplay = true`, at the top or inside
 /// a section), and matches the line whose full key path begins with the one asked for.
 struct KeyLocator {
-    let lines: [Substring]
+    /// Each header and key line, read once: a config is asked about once per entry.
+    private let marks: [Mark]
 
-    init(text: String) { lines = ConfigText.lines(text) }
+    private struct Mark {
+        var line: Int
+        var column: Int
+        /// The header's path, or the path of the header the key is under.
+        var header: [String]
+        /// Which entry of an array of tables the header opens (or the key is in).
+        var index: Int
+        /// For a key line, its full path (header + dotted key); nil for a header.
+        var key: [String]?
+    }
 
-    /// The key's line and column in `section` (the `index`th entry if it is an array of
-    /// tables); with no key, the entry's header. (1, 1) when not found.
-    func position(section wanted: String?, index: Int = 0, key: String?) -> (line: Int, column: Int) {
-        let sectionPath = wanted.map(Self.path) ?? []
-        let wantedPath = sectionPath + (key.map { [$0] } ?? [])
+    init(text: String) {
+        var marks: [Mark] = []
         var header: (path: [String], index: Int) = ([], 0)
         var entries: [[String]: Int] = [:]
-        for (i, raw) in lines.enumerated() {
+        for (i, raw) in ConfigText.lines(text).enumerated() {
             let line = raw.drop { $0 == " " || $0 == "\t" }
-            let column = raw.count - line.count + 1
+            let column = raw.utf8.count - line.utf8.count + 1  // spaces and tabs: one byte each
             if line.hasPrefix("[") {
                 let isArray = line.hasPrefix("[[")
                 let path = Self.path(line.dropFirst(isArray ? 2 : 1).prefix { $0 != "]" })
                 var n = 0
                 if isArray { n = entries[path, default: 0]; entries[path] = n + 1 }
                 header = (path, n)
-                if key == nil, path == sectionPath, n == index { return (i + 1, column) }
-                // A header that opens a table under the key, `[playback.extra]` for `extra`.
-                if key != nil, path.count > sectionPath.count, path.starts(with: wantedPath) { return (i + 1, column) }
+                marks.append(Mark(line: i + 1, column: column, header: path, index: n, key: nil))
                 continue
             }
-            guard let key, !line.hasPrefix("#"), let equals = line.firstIndex(of: "=") else { continue }
+            guard !line.hasPrefix("#"), let equals = line.firstIndex(of: "=") else { continue }
+            marks.append(Mark(line: i + 1, column: column, header: header.path, index: header.index,
+                              key: header.path + Self.path(line[..<equals])))
+        }
+        self.marks = marks
+    }
+
+    /// The key's line and column in `section` (the `index`th entry if it is an array of
+    /// tables); with no key, the entry's header. (1, 1) when not found.
+    func position(section wanted: String?, index: Int = 0, key: String?) -> (line: Int, column: Int) {
+        let sectionPath = wanted.map(Self.path) ?? []
+        let wantedPath = sectionPath + (key.map { [$0] } ?? [])
+        for mark in marks {
+            guard let full = mark.key else {
+                if key == nil, mark.header == sectionPath, mark.index == index { return (mark.line, mark.column) }
+                // A header that opens a table under the key, `[playback.extra]` for `extra`.
+                if key != nil, mark.header.count > sectionPath.count, mark.header.starts(with: wantedPath) { return (mark.line, mark.column) }
+                continue
+            }
+            guard let key else { continue }
             // The entry of an array of tables counts only in the section that is that array.
-            if header.path == sectionPath, header.index != index { continue }
-            let full = header.path + Self.path(line[..<equals])
-            if full.starts(with: wantedPath), !key.isEmpty { return (i + 1, column) }
+            if mark.header == sectionPath, mark.index != index { continue }
+            if full.starts(with: wantedPath), !key.isEmpty { return (mark.line, mark.column) }
         }
         if key != nil, wanted != nil { return position(section: wanted, index: index, key: nil) }
         return (1, 1)
