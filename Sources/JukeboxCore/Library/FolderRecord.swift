@@ -37,4 +37,11 @@ extension FileIdentity {
     init(_ st: stat) {
         self.init(size: Int64(st.st_size), modified: Int64(st.st_mtim.tv_sec) &* 1_000_000_000 &+ Int64(st.st_mtim.tv_nsec))
     }
+
+    /// Of the folder at `path`, links followed; nil when there is no folder there.
+    init?(folder path: String) {
+        var st = stat()
+        guard (try? systemCall({ FilePath.withCString(path) { stat($0, &st) } })) != nil, st.st_mode & S_IFMT == S_IFDIR else { return nil }
+        self.init(st)
+    }
 }

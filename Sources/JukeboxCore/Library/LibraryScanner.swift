@@ -57,7 +57,8 @@ public enum LibraryScanner {
             }
         }
         walk.run(from: musicDirectory)
-        if let playlistsDirectory, !playlistsDirectory.isEmpty {
+        // A playlists folder that is not there is no problem: most libraries have none.
+        if let playlistsDirectory, !playlistsDirectory.isEmpty, FileIdentity(folder: playlistsDirectory) != nil {
             // The same walk, so a folder or playlist already seen in the music is not listed twice.
             walk.playlistsOnly = true
             walk.run(from: playlistsDirectory)
