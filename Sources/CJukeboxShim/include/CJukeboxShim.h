@@ -4,6 +4,8 @@
 #include <stddef.h>
 #include <linux/input.h>
 #include <linux/netlink.h>
+// malloc_trim is glibc's, declared in <malloc.h>, which Swift's Glibc module leaves out.
+#include <malloc.h>
 
 /// alsa-lib prints its own error messages to stderr through a variadic callback, which
 /// Swift cannot define. The jukebox reports ALSA errors itself (with the device and what

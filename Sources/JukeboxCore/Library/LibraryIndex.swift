@@ -87,13 +87,13 @@ public struct LibraryIndex: Sendable, Equatable {
         }
         for skipped in scan.skipped { text += "\(Tag.skipped) \(Self.oneLine(skipped))\n" }
         for (path, folder) in folders.sorted(by: { $0.key < $1.key }) {
-            text += "\(Tag.folder) \(folder.id.device) \(folder.id.inode) \(folder.modified) \(path)\n"
+            text += "\(Tag.folder) \(Int64(bitPattern: folder.id.device)) \(Int64(bitPattern: folder.id.inode)) \(folder.modified) \(path)\n"
             for entry in folder.entries {
                 switch entry.kind {
                 case .folder: text += "\(Tag.subfolder) \(entry.name)\n"
                 case .link: text += "\(Tag.link) \(entry.name)\n"
                 case .file(let id, let identity, let outcome):
-                    text += "\(Tag.file) \(id.device) \(id.inode) \(identity.size) \(identity.modified) \(Self.outcome(outcome)) \(entry.name)\n"
+                    text += "\(Tag.file) \(Int64(bitPattern: id.device)) \(Int64(bitPattern: id.inode)) \(identity.size) \(identity.modified) \(Self.outcome(outcome)) \(entry.name)\n"
                     if case .problem(let reason) = outcome { text += "\(Tag.skipped) \(Self.oneLine(reason))\n" }
                 }
             }
@@ -126,15 +126,12 @@ public struct LibraryIndex: Sendable, Equatable {
         guard let sum = checksum(bytes[body.endIndex...]), sum == FNV1a.hash(bytes[body]) else {
             throw .broken(path: path, reason: "checksum does not match (damaged)")
         }
-        var lines = bytes[body].split(separator: 0x0A, omittingEmptySubsequences: false).makeIterator()
-        guard let first = lines.next(), String(decoding: first, as: UTF8.self) == header else {
+        var lines = bytes[body].split(separator: 0x0A, omittingEmptySubsequences: true).makeIterator()
+        guard let first = lines.next(), first.elementsEqual(header.utf8) else {
             throw .broken(path: path, reason: "not a jukebox library index, or from another version")
         }
         var reader = Reader(path: path)
-        while let line = lines.next() {
-            if line.isEmpty { continue }
-            try reader.take(String(decoding: line, as: UTF8.self))
-        }
+        while let line = lines.next() { try reader.take(line) }
         return try reader.finished()
     }
 
@@ -152,8 +149,10 @@ public struct LibraryIndex: Sendable, Equatable {
         return UInt64(text.dropFirst(checksumPrefix.count), radix: 16)
     }
 
-    /// Builds the index line by line, checking each record's shape.
+    /// Builds the index line by line, checking each record's shape. Works on the bytes:
+    /// a start with 10,000 tracks reads this before its first sound.
     private struct Reader {
+        typealias Bytes = ArraySlice<UInt8>
         let path: String
         var music: String?
         var playlists: String?
@@ -164,50 +163,54 @@ public struct LibraryIndex: Sendable, Equatable {
 
         init(path: String) { self.path = path }
 
-        mutating func take(_ text: String) throws(Problem) {
+        mutating func take(_ text: Bytes) throws(Problem) {
             line += 1
-            let space = text.firstIndex(of: " ") ?? text.endIndex
-            let tag = text[..<space]
-            let rest = space == text.endIndex ? "" : text[text.index(after: space)...]
+            let space = text.firstIndex(of: 0x20) ?? text.endIndex
+            let tag = String(decoding: text[..<space], as: UTF8.self)
+            let rest = space == text.endIndex ? text[space...] : text[(space + 1)...]
             switch tag {
-            case Tag.music: music = String(rest)
-            case Tag.playlists: playlists = String(rest)
+            case Tag.music: music = string(rest)
+            case Tag.playlists: playlists = string(rest)
             case Tag.track:
                 let (fields, path) = try split(rest, count: 2)
-                scan.tracks.append(LibraryTrack(path: path, discNumber: try number(fields[0]), trackNumber: try number(fields[1])))
+                scan.tracks.append(LibraryTrack(path: string(path), discNumber: try optional(fields[0]), trackNumber: try optional(fields[1])))
             case Tag.playlist:
                 let (fields, tail) = try split(rest, count: 1)
-                guard let nameLength = Int(fields[0]), nameLength >= 0, nameLength <= tail.count else { throw bad("playlist") }
-                let cut = tail.index(tail.startIndex, offsetBy: nameLength)
-                scan.playlists.append(M3UPlaylist(name: String(tail[..<cut]), path: String(tail[cut...]), entries: []))
+                let text = string(tail)
+                guard let nameLength = Int(exactly: try number(fields[0])), nameLength >= 0, nameLength <= text.count else { throw bad("playlist") }
+                let cut = text.index(text.startIndex, offsetBy: nameLength)
+                scan.playlists.append(M3UPlaylist(name: String(text[..<cut]), path: String(text[cut...]), entries: []))
             case Tag.playlistEntry:
                 guard !scan.playlists.isEmpty else { throw bad("playlist entry") }
-                scan.playlists[scan.playlists.count - 1].entries.append(String(rest))
+                scan.playlists[scan.playlists.count - 1].entries.append(string(rest))
             case Tag.skipped:
-                if folder == nil { scan.skipped.append(String(rest)) }
+                // A problem's reason follows its file's line; the others are the scan's.
+                let reason = string(rest)
+                if let last = folder?.record.entries.indices.last,
+                   case .file(let id, let identity, .problem) = folder?.record.entries[last].kind {
+                    folder?.record.entries[last].kind = .file(id, identity, .problem(reason))
+                } else if folder == nil {
+                    scan.skipped.append(reason)
+                }
             case Tag.folder:
                 closeFolder()
                 let (fields, path) = try split(rest, count: 3)
-                guard let device = UInt64(fields[0]), let inode = UInt64(fields[1]), let modified = Int64(fields[2]) else { throw bad("folder") }
-                folder = (path, FolderRecord(id: FileID(device: device, inode: inode), modified: modified, entries: []))
+                let id = FileID(device: UInt64(bitPattern: try number(fields[0])), inode: UInt64(bitPattern: try number(fields[1])))
+                let record = FolderRecord(id: id, modified: try number(fields[2]), entries: [])
+                folder = (string(path), record)
             case Tag.subfolder, Tag.link:
                 guard folder != nil else { throw bad("folder entry") }
-                folder?.record.entries.append(FolderEntry(name: String(rest), kind: tag == Tag.link ? .link : .folder))
+                let entry = FolderEntry(name: string(rest), kind: tag == Tag.link ? .link : .folder)
+                folder?.record.entries.append(entry)
             case Tag.file:
                 guard folder != nil else { throw bad("file") }
                 let (fields, name) = try split(rest, count: 5)
-                guard let device = UInt64(fields[0]), let inode = UInt64(fields[1]),
-                      let size = Int64(fields[2]), let modified = Int64(fields[3]) else { throw bad("file") }
-                let outcome = try self.outcome(fields[4])
-                folder?.record.entries.append(FolderEntry(name: name, kind: .file(
-                    FileID(device: device, inode: inode), FileIdentity(size: size, modified: modified), outcome)))
+                let id = FileID(device: UInt64(bitPattern: try number(fields[0])), inode: UInt64(bitPattern: try number(fields[1])))
+                let identity = FileIdentity(size: try number(fields[2]), modified: try number(fields[3]))
+                let entry = FolderEntry(name: string(name), kind: .file(id, identity, try outcome(fields[4])))
+                folder?.record.entries.append(entry)
             default:
                 throw bad("record \"\(tag)\"")
-            }
-            // A problem's reason follows its file on the next line.
-            if tag == Tag.skipped, let last = folder?.record.entries.indices.last,
-               case .file(let id, let identity, .problem) = folder?.record.entries[last].kind {
-                folder?.record.entries[last].kind = .file(id, identity, .problem(String(rest)))
             }
         }
 
@@ -222,29 +225,51 @@ public struct LibraryIndex: Sendable, Equatable {
             folder = nil
         }
 
+        private func string(_ bytes: Bytes) -> String { String(decoding: bytes, as: UTF8.self) }
+
         /// `count` space-separated fields, then the rest of the line (a name or path).
-        private func split(_ text: Substring, count: Int) throws(Problem) -> ([Substring], String) {
-            let parts = text.split(separator: " ", maxSplits: count, omittingEmptySubsequences: false)
-            guard parts.count == count + 1 else { throw bad("line") }
-            return (Array(parts.prefix(count)), String(parts[count]))
+        private func split(_ text: Bytes, count: Int) throws(Problem) -> ([Bytes], Bytes) {
+            var fields: [Bytes] = []
+            var start = text.startIndex
+            while fields.count < count {
+                guard let space = text[start...].firstIndex(of: 0x20) else { throw bad("line") }
+                fields.append(text[start..<space])
+                start = space + 1
+            }
+            return (fields, text[start...])
         }
 
-        private func number(_ field: Substring) throws(Problem) -> Int? {
-            if field == "-" { return nil }
-            guard let value = Int(field) else { throw bad("number \"\(field)\"") }
-            return value
+        /// A decimal number, signed (times and devices are written as Int64).
+        private func number(_ field: Bytes) throws(Problem) -> Int64 {
+            var digits = field[...]
+            let negative = digits.first == UInt8(ascii: "-")
+            if negative { digits = digits.dropFirst() }
+            guard !digits.isEmpty, digits.count <= 19 else { throw bad("number") }
+            var value: Int64 = 0
+            for byte in digits {
+                guard byte >= 0x30, byte <= 0x39 else { throw bad("number") }
+                let (times, overflowA) = value.multipliedReportingOverflow(by: 10)
+                let (sum, overflowB) = times.addingReportingOverflow(Int64(byte - 0x30))
+                guard !overflowA, !overflowB else { throw bad("number") }
+                value = sum
+            }
+            return negative ? -value : value
         }
 
-        private func outcome(_ field: Substring) throws(Problem) -> FileOutcome {
+        private func optional(_ field: Bytes) throws(Problem) -> Int? {
+            field.elementsEqual([UInt8(ascii: "-")]) ? nil : Int(try number(field))
+        }
+
+        private func outcome(_ field: Bytes) throws(Problem) -> FileOutcome {
             switch field.first {
-            case "P": return .playlist
-            case "-": return .passedOver
-            case "X": return .problem("")
-            case "T":
-                let parts = field.dropFirst().split(separator: ":", omittingEmptySubsequences: false)
-                guard parts.count == 2 else { throw bad("track \"\(field)\"") }
-                return .track(disc: try number(parts[0]), track: try number(parts[1]))
-            default: throw bad("file kind \"\(field)\"")
+            case UInt8(ascii: "P"): return .playlist
+            case UInt8(ascii: "-"): return .passedOver
+            case UInt8(ascii: "X"): return .problem("")
+            case UInt8(ascii: "T"):
+                let parts = field.dropFirst().split(separator: UInt8(ascii: ":"), omittingEmptySubsequences: false)
+                guard parts.count == 2 else { throw bad("track") }
+                return .track(disc: try optional(parts[0]), track: try optional(parts[1]))
+            default: throw bad("file kind")
             }
         }
 

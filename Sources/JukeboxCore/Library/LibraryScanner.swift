@@ -64,11 +64,24 @@ public enum LibraryScanner {
             walk.run(from: playlistsDirectory)
         }
         var result = walk.result
-        result.tracks = sorted(result.tracks)
+        if let usable, walk.foldersListed == 0, sameTracks(result.tracks, usable.scan.tracks) {
+            result.tracks = usable.scan.tracks  // already in order
+        } else {
+            result.tracks = sorted(result.tracks)
+        }
         result.playlists.sort { NaturalOrder.less($0.name, $1.name) }
         let index = LibraryIndex(musicDirectory: musicDirectory, playlistsDirectory: playlistsDirectory ?? "",
                                  scan: result, folders: walk.folders)
         return (index, Reuse(foldersKept: walk.foldersReused, foldersListed: walk.foldersListed))
+    }
+
+    /// Whether two lists hold the same tracks, in any order.
+    private static func sameTracks(_ a: [LibraryTrack], _ b: [LibraryTrack]) -> Bool {
+        guard a.count == b.count else { return false }
+        var known: [String: LibraryTrack] = [:]
+        known.reserveCapacity(b.count)
+        for track in b { known[track.path] = track }
+        return a.allSatisfy { known[$0.path] == $0 }
     }
 
     /// A path with `.` and `..` resolved, so a playlist's `../Album/x.flac` matches the scan's.
@@ -84,14 +97,17 @@ public enum LibraryScanner {
 
     /// Folder, then disc and track number, then file name with numbers compared as numbers.
     public static func sorted(_ tracks: [LibraryTrack]) -> [LibraryTrack] {
-        tracks.sorted { a, b in
-            let (fa, na) = split(a.path), (fb, nb) = split(b.path)
-            let folder = NaturalOrder.compare(fa, fb)
+        // Each path split once, not in every comparison.
+        let keys = tracks.map { split($0.path) }
+        let order = tracks.indices.sorted { i, j in
+            let (a, b) = (tracks[i], tracks[j])
+            let folder = NaturalOrder.compare(keys[i].0, keys[j].0)
             if folder != 0 { return folder < 0 }
             if (a.discNumber ?? 1) != (b.discNumber ?? 1) { return (a.discNumber ?? 1) < (b.discNumber ?? 1) }
             if a.trackNumber != b.trackNumber, let x = a.trackNumber, let y = b.trackNumber { return x < y }
-            return NaturalOrder.less(na, nb)
+            return NaturalOrder.less(keys[i].1, keys[j].1)
         }
+        return order.map { tracks[$0] }
     }
 
     private static func split(_ path: String) -> (String, String) {

@@ -1,3 +1,4 @@
+import CJukeboxShim
 import Dispatch
 import Logging
 
@@ -65,15 +66,11 @@ final class LibraryService: Service, @unchecked Sendable {
         }
         let music = settings.library.musicDirectory
         DispatchQueue.global(qos: .utility).async { [self] in
-            let before = FolderSignature(of: music)
-            if before == nil, waitForMusic {
-                logger.warning("music_dir \(music) does not exist yet; waiting for it")
-                onLoaded(.waitingForMusic)
-            } else if load(settings, run: run) || !waitForMusic {
-                return
-            } else {
-                logger.notice("library: waiting for music to arrive in \(music)")
-            }
+            let waiting = firstLoad(settings, run: run)
+            // A scan of thousands of tracks frees megabytes at once, on a pool thread
+            // whose malloc arena would keep them: give them back (4 MB for 10,000 tracks).
+            malloc_trim(0)
+            guard case .some(let before) = waiting else { return }
             let watch = MusicFolderWatch(path: music)
             let stillWanted = current.withLock { access in
                 guard access.running, access.run == run else { return false }
@@ -83,7 +80,7 @@ final class LibraryService: Service, @unchecked Sendable {
             guard stillWanted else { return }
             watch.start(scanned: before) { [self] in
                 logger.info("music_dir \(music) changed; scanning it")
-                return load(settings, run: run)
+                return scan(settings, run: run, previous: indexed(settings))
             }
         }
     }
@@ -102,13 +99,33 @@ final class LibraryService: Service, @unchecked Sendable {
     }
 
     /// The queue from the index, then from a scan; true when there is something to play.
-    private func load(_ settings: Settings, run: Int) -> Bool {
+    /// The first queue: from the index and a scan. Returns nil when done, or what the
+    /// music folder looked like before, for a watch to wait for music from.
+    private func firstLoad(_ settings: Settings, run: Int) -> FolderSignature?? {
+        let music = settings.library.musicDirectory
+        let exists = FileIdentity(folder: music) != nil
+        let index = exists ? indexed(settings) : nil
+        // Taken before the scan so music copied meanwhile is noticed; it lists every
+        // file, so not when the index promises music.
+        let before = exists && (index?.scan.tracks.isEmpty ?? true) ? FolderSignature(of: music) : nil
+        if !exists, waitForMusic {
+            logger.warning("music_dir \(music) does not exist yet; waiting for it")
+            onLoaded(.waitingForMusic)
+            return .some(nil)
+        }
+        if scan(settings, run: run, previous: index) || !waitForMusic { return nil }
+        logger.notice("library: waiting for music to arrive in \(music)")
+        return .some(before ?? FolderSignature(of: music))
+    }
+
+    /// The queue from the index (`previous`, what the last scan left), then from a scan;
+    /// true when there is something to play.
+    private func scan(_ settings: Settings, run: Int, previous: LibraryIndex?) -> Bool {
         let library = settings.library
         // A chosen playlist, a saved place, and a rescan after a reload wait for the whole
         // list before playing: the playlist's tracks or the place may be anywhere in it,
         // and a rescan must not touch what is playing.
         let playEarly = run == 1 && !holdFirstPlay() && library.playlist.isEmpty
-        let previous = indexed(settings)
         var started = false
         if let previous, !previous.scan.tracks.isEmpty {
             logger.info("library: \(previous.scan.tracks.count) tracks from the index; checking for changes in the background")
