@@ -31,6 +31,7 @@ struct Record: ParsableCommand {
     @Option var seconds: Double
     @Option var out: String
     @Option(help: "A file made once capturing has started.") var ready: String?
+    @Flag(help: "Write each block as it is captured, not all at the end.") var stream = false
     @OptionGroup var format: FormatOptions
 
     func run() throws {
@@ -41,10 +42,17 @@ struct Record: ParsableCommand {
             guard fd >= 0 else { throw ValidationError("cannot create \(ready)") }
             close(fd)
         }
-        let bytes = try capture.record(frames: Int(seconds * Double(format.rate)))
         let fd = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         guard fd >= 0 else { throw ValidationError("cannot create \(out)") }
-        bytes.withUnsafeBytes { _ = writeAll(fd, $0) }
-        close(fd)
+        defer { close(fd) }
+        let frames = Int(seconds * Double(format.rate))
+        if stream {
+            // Written as it comes, so a guest killed mid-recording (a power cut) leaves
+            // everything up to the cut on the host's share.
+            try capture.record(frames: frames) { _ = writeAll(fd, $0) }
+        } else {
+            let bytes = try capture.record(frames: frames)
+            bytes.withUnsafeBytes { _ = writeAll(fd, $0) }
+        }
     }
 }

@@ -36,18 +36,29 @@ public final class ALSACapture {
 
     /// Records `frames` frames (blocking), recovering overruns.
     public func record(frames total: Int) throws -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(total * format.bytesPerFrame)
+        try record(frames: total) { out += $0 }
+        return out
+    }
+
+    /// Records `total` frames, handing each block to `take` as it arrives.
+    public func record(frames total: Int, take: (UnsafeRawBufferPointer) throws -> Void) throws {
         let bytesPerFrame = format.bytesPerFrame
-        var out = [UInt8](repeating: 0, count: total * bytesPerFrame)
+        var block = [UInt8](repeating: 0, count: 4096 * bytesPerFrame)
         var done = 0
         while done < total {
-            let n = out.withUnsafeMutableBytes {
-                snd_pcm_readi(pcm, $0.baseAddress! + done * bytesPerFrame, snd_pcm_uframes_t(min(4096, total - done)))
+            let n = block.withUnsafeMutableBytes {
+                snd_pcm_readi(pcm, $0.baseAddress!, snd_pcm_uframes_t(min(4096, total - done)))
             }
-            if n >= 0 { done += Int(n); continue }
+            if n >= 0 {
+                done += Int(n)
+                try block.withUnsafeBytes { try take(UnsafeRawBufferPointer(rebasing: $0.prefix(Int(n) * bytesPerFrame))) }
+                continue
+            }
             if n == -Int(EPIPE) { try ALSAStatus.check(snd_pcm_prepare(pcm), device, "overrun"); continue }
             throw ALSAStatus.error(Int32(n), device, "capture failed")
         }
-        return out
     }
 }
 
