@@ -41,6 +41,9 @@ import Testing
         config.control.socketPath = fx.path("lifecycle-\(name).sock")
         config.control.keyboard = false
         config.state.file = ""
+        // Round and round: the short track must still be playing when a busy test
+        // process gets round to asking.
+        config.playback.player.mode = .repeatAll
         return config
     }
 

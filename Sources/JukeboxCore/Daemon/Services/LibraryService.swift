@@ -65,10 +65,13 @@ final class LibraryService: Service, @unchecked Sendable {
             return (access.run, access.settings)
         }
         let music = settings.library.musicDirectory
-        DispatchQueue.global(qos: .utility).async { [self] in
+        // A queue of its own for each start: the global pool's few threads may all be busy
+        // (in a test process they run the tests), and a scan from an earlier start may still
+        // be running.
+        DispatchQueue(label: "jukebox.library.\(run)", qos: .utility).async { [self] in
             let waiting = firstLoad(settings, run: run)
-            // A scan of thousands of tracks frees megabytes at once, on a pool thread
-            // whose malloc arena would keep them: give them back (4 MB for 10,000 tracks).
+            // A scan of thousands of tracks frees megabytes at once, on a thread whose
+            // malloc arena would keep them: give them back (4 MB for 10,000 tracks).
             malloc_trim(0)
             guard case .some(let before) = waiting else { return }
             let watch = MusicFolderWatch(path: music)
@@ -98,7 +101,6 @@ final class LibraryService: Service, @unchecked Sendable {
         current.withLock { $0.running && $0.run == run }
     }
 
-    /// The queue from the index, then from a scan; true when there is something to play.
     /// The first queue: from the index and a scan. Returns nil when done, or what the
     /// music folder looked like before, for a watch to wait for music from.
     private func firstLoad(_ settings: Settings, run: Int) -> FolderSignature?? {
