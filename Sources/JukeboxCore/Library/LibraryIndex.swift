@@ -39,20 +39,13 @@ public struct LibraryIndex: Sendable, Equatable {
 
     /// The index at `path`; nil when there is none yet.
     public static func load(_ path: String) throws(Problem) -> LibraryIndex? {
-        var st = stat()
+        let contents: [UInt8]?
         do {
-            try systemCall { FilePath.withCString(path) { stat($0, &st) } }
-        } catch where error == .noEntry {
-            return nil
+            contents = try AtomicFile.contents(of: path, limit: sizeLimit)
         } catch {
-            throw .broken(path: path, reason: "cannot read it: \(error)")
+            throw .broken(path: path, reason: error.reason)
         }
-        let bytes: [UInt8]
-        do {
-            bytes = try FileReader.contents(of: path, limit: sizeLimit)
-        } catch {
-            throw .broken(path: path, reason: (error as? MediaError)?.reason ?? "\(error)")
-        }
+        guard let bytes = contents else { return nil }
         return try decode(bytes, path: path)
     }
 

@@ -54,20 +54,13 @@ public struct StateFile: Sendable {
 
     /// The state at `path`; nil when there is no file.
     static func read(_ path: String) throws(Problem) -> SavedState? {
-        var st = stat()
+        let contents: [UInt8]?
         do {
-            try systemCall { FilePath.withCString(path) { stat($0, &st) } }
-        } catch where error == .noEntry {
-            return nil
+            contents = try AtomicFile.contents(of: path, limit: sizeLimit)
         } catch {
-            throw .broken(path: path, reason: "cannot read it: \(error)")
+            throw .broken(path: path, reason: error.reason)
         }
-        let bytes: [UInt8]
-        do {
-            bytes = try FileReader.contents(of: path, limit: sizeLimit)
-        } catch {
-            throw .broken(path: path, reason: (error as? MediaError)?.reason ?? "\(error)")
-        }
+        guard let bytes = contents else { return nil }
         return try decode(bytes, path: path)
     }
 

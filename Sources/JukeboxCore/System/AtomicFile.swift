@@ -4,7 +4,7 @@ import Glibc
 
 /// Replaces a file so that a power cut at any moment leaves either the old contents or the
 /// new: a temporary file in the same folder, written, flushed, renamed over the file, and
-/// the folder flushed. Used for the state file and the library index.
+/// the folder flushed. Used for the state file and the library index, which it also reads.
 enum AtomicFile {
     /// A step that failed ("create", "write", "flush", "rename") and why.
     struct Failure: Error, Sendable {
@@ -47,6 +47,28 @@ enum AtomicFile {
             _ = try? systemCall { fsync(dir) }
             close(dir)
         }
+    }
+
+    /// The whole of a small file written this way; nil when there is none. Throws the
+    /// reason it cannot be read, ready to show.
+    static func contents(of path: String, limit: Int) throws(Unreadable) -> [UInt8]? {
+        var st = stat()
+        do {
+            try systemCall { FilePath.withCString(path) { stat($0, &st) } }
+        } catch where error == .noEntry {
+            return nil
+        } catch {
+            throw Unreadable(reason: "cannot read it: \(error)")
+        }
+        do {
+            return try FileReader.contents(of: path, limit: limit)
+        } catch {
+            throw Unreadable(reason: (error as? MediaError)?.reason ?? "\(error)")
+        }
+    }
+
+    struct Unreadable: Error, Sendable {
+        var reason: String
     }
 
     static func folder(of path: String) -> String {
