@@ -1,17 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import CSystemd
 
 /// What the box tells systemd through libsystemd's `sd_notify`: that it is ready, that it
-/// is alive (the watchdog), that it is reloading or stopping, and a status line for
-/// `systemctl status`. Outside systemd (`$NOTIFY_SOCKET` unset) every call does nothing.
+/// is alive (the watchdog), that it is reloading or stopping, with a status line for
+/// `systemctl status` when ready. Outside systemd (`$NOTIFY_SOCKET` unset) every call does nothing.
 public enum Systemd {
-    /// Whether a service manager listens: the unit is `Type=notify`.
-    public static var isNotifying: Bool { getenv("NOTIFY_SOCKET") != nil }
-
     public static func ready(status: String) { notify("READY=1\nSTATUS=\(status)") }
-    public static func status(_ status: String) { notify("STATUS=\(status)") }
     public static func watchdogAlive() { notify("WATCHDOG=1") }
     public static func reloading() { notify("RELOADING=1") }
     public static func reloaded() { notify("READY=1") }
