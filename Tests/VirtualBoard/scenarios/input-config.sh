@@ -47,6 +47,8 @@ press = "play-pause"
 name = "fine"
 line = 20
 press = "volume-down"'
+# Round and round: a slow guest takes longer than the 6 s track to get to the late chip.
+PLAYBACK='mode = "repeat-all"'
 start_jukebox $FIX/long
 wait_for 'button "fine" on' || { fail "the good button was not set up: $(tail -n 5 /tmp/jukebox.log)"; return; }
 grep 'input' /tmp/jukebox.log
@@ -65,7 +67,6 @@ echo late-chip > $sim/late/bank0/label
 echo 1 > $sim/late/live
 late=$(cat $sim/late/bank0/chip_name)
 wait_for 'button "late" on' 5 || { fail "the chip that appeared later was not picked up"; return; }
-# The 6 s track may have ended by now on a slow guest: play-pause then starts it again.
 before=$(status state)
 jukebox-board gpio --chip $late 0=0 +50ms 0=1
 usleep 300000
