@@ -28,7 +28,8 @@ struct FormatOptions: ParsableArguments {
 struct Record: ParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Record raw PCM from an ALSA capture device.")
     @Option var device = "hw:Loopback,1,0"
-    @Option var seconds: Double
+    @Option(help: "The longest it records.") var seconds: Double
+    @Option(help: "When this file appears, record one second more and stop.") var stopFile: String?
     @Option var out: String
     @Option(help: "A file made once capturing has started.") var ready: String?
     @Flag(help: "Write each block as it is captured, not all at the end.") var stream = false
@@ -45,14 +46,29 @@ struct Record: ParsableCommand {
         let fd = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         guard fd >= 0 else { throw ValidationError("cannot create \(out)") }
         defer { close(fd) }
-        let frames = Int(seconds * Double(format.rate))
-        if stream {
-            // Written as it comes, so a guest killed mid-recording (a power cut) leaves
-            // everything up to the cut on the host's share.
-            try capture.record(frames: frames) { _ = writeAll(fd, $0) }
-        } else {
-            let bytes = try capture.record(frames: frames)
-            bytes.withUnsafeBytes { _ = writeAll(fd, $0) }
+        // In blocks of a tenth of a second, so a stop file is seen soon; the PCM keeps
+        // running between reads, so nothing is lost at the joins.
+        let block = format.rate / 10
+        var left = Int(seconds * Double(format.rate))
+        var held: [UInt8] = []
+        if !stream { held.reserveCapacity(left * format.format.bytesPerFrame) }
+        var stopping = false
+        while left > 0 {
+            if !stopping, let stopFile, access(stopFile, F_OK) == 0 {
+                // What the card played last is still on its way through the loopback.
+                stopping = true
+                left = min(left, format.rate)
+            }
+            let frames = min(block, left)
+            if stream {
+                // Written as it comes, so a guest killed mid-recording (a power cut) leaves
+                // everything up to the cut on the host's share.
+                try capture.record(frames: frames) { _ = writeAll(fd, $0) }
+            } else {
+                held += try capture.record(frames: frames)
+            }
+            left -= frames
         }
+        held.withUnsafeBytes { _ = writeAll(fd, $0) }
     }
 }

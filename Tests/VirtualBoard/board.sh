@@ -65,14 +65,18 @@ wait_for() {
 
 # record SECONDS FILE: captures what the loopback card plays, in the background; returns
 # once capturing has started (a fixed wait was too short for a busy guest).
+# record SECONDS FILE: record the loopback card in the background, for at most SECONDS;
+# wait_record ends it once the music a scenario waits for is over, so the limit is only
+# a guard and a slow start cannot push the music's end out of the recording.
 record() {
-    rm -f /tmp/record.ready
-    jukebox-board record --device hw:Loopback,1,0 --seconds "$1" --out "$2" --ready /tmp/record.ready &
+    rm -f /tmp/record.ready /tmp/record.stop
+    jukebox-board record --device hw:Loopback,1,0 --seconds "$1" --out "$2" --ready /tmp/record.ready \
+        --stop-file /tmp/record.stop &
     RECORD_PID=$!
     t=0; while [ ! -f /tmp/record.ready ] && [ $t -lt 200 ]; do usleep 20000; t=$((t + 1)); done
 }
 
-wait_record() { wait $RECORD_PID; RECORD_PID=""; }
+wait_record() { touch /tmp/record.stop; wait $RECORD_PID; RECORD_PID=""; }
 
 # wait_jukebox [SECONDS]: wait for the jukebox to exit by itself (--exit-when-done);
 # false if it is still running after SECONDS (default 40).

@@ -2,7 +2,7 @@
 # one is skipped with a logged reason, and the daemon keeps running.
 cat $FIX/flac.ref > /tmp/plays.ref
 decode $FIX/plays/2.mp3 >> /tmp/plays.ref
-record 10 /tmp/bad.raw
+record 30 /tmp/bad.raw
 start_jukebox $FIX/bad
 i=0
 while [ $i -lt 300 ] && ! grep -q "end of the queue" /tmp/jukebox.log; do usleep 100000; i=$((i + 1)); done

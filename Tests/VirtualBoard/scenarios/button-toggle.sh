@@ -4,7 +4,7 @@ lines_up 5
 INPUT='[[input.button]]
 line = 5
 press = "play-pause"'
-record 12 /tmp/button.raw
+record 30 /tmp/button.raw
 start_jukebox $FIX/long --exit-when-done
 sleep 1
 gpio 5=0 +60ms 5=1          # pause

@@ -1,6 +1,6 @@
 # Three tracks cut from one signal at sample boundaries (the middle one shorter than the
 # decode-ahead) play as one stream: no inserted, dropped or repeated samples.
-record 9 /tmp/gapless.raw
+record 30 /tmp/gapless.raw
 start_jukebox $FIX/gapless --exit-when-done
 wait_jukebox || { fail "the jukebox did not finish: $(tail -n 3 /tmp/jukebox.log)"; return; }
 wait_record

@@ -4,7 +4,7 @@ lines_up 16
 INPUT='[[input.interruption]]
 name = "intercom"
 line = 16'
-record 12 /tmp/interrupt.raw
+record 30 /tmp/interrupt.raw
 start_jukebox $FIX/long --exit-when-done
 sleep 1
 gpio 16=0

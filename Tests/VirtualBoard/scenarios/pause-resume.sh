@@ -1,6 +1,6 @@
 # Pause for 1 s over the socket, then resume: silence for the pause, then the audio goes
 # on from where it faded out (within 10 ms and the 5 ms fade), nothing skipped or repeated.
-record 10 /tmp/pause.raw
+record 30 /tmp/pause.raw
 start_jukebox $FIX/long --exit-when-done
 sleep 2
 ctl pause 1

@@ -4,7 +4,7 @@
 # what the loopback adds after a stop: board.sh.)
 cat $FIX/flac.ref > /tmp/plays.ref
 decode $FIX/plays/2.mp3 >> /tmp/plays.ref
-record 9 /tmp/plays.raw
+record 30 /tmp/plays.raw
 start_jukebox $FIX/plays --exit-when-done
 wait_jukebox || { fail "the jukebox did not finish: $(tail -n 3 /tmp/jukebox.log)"; return; }
 wait_record

@@ -7,7 +7,7 @@ lines_up 5 6
 INPUT='[[input.button]]
 line = 5
 press = "play-pause"'
-record 12 /tmp/reload.raw
+record 30 /tmp/reload.raw
 start_jukebox $FIX/long --exit-when-done
 t=0; while [ "$(status state)" != play ] && [ $t -lt 100 ]; do usleep 50000; t=$((t + 1)); done
 # save EXPR: the config edited by sed into a new file renamed over it.

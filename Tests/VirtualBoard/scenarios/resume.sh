@@ -5,7 +5,7 @@
 STATE='file = "/tmp/resume.state"
 interval = 1'
 rm -f /tmp/resume.state /tmp/resume.state.prev
-record 14 /tmp/resume.raw
+record 30 /tmp/resume.raw
 start_jukebox $FIX/long --exit-when-done
 t=0; while [ "$(status state)" != play ] && [ $t -lt 100 ]; do usleep 50000; t=$((t + 1)); done
 sleep 3

@@ -1,6 +1,6 @@
 # seekcur to 4 s: the recording continues with the reference from that point (FLAC seeks
 # are exact; only the 5 ms fade-in differs, and its first frames may be exact zeros).
-record 8 /tmp/seek.raw
+record 30 /tmp/seek.raw
 start_jukebox $FIX/long --exit-when-done
 sleep 1
 ctl seekcur 4

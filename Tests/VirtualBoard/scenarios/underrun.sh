@@ -2,7 +2,7 @@
 # the card runs dry. The log says so, with the count, and the music then goes on from where
 # it stopped: nothing is skipped. (While dry, the loopback replays its buffer's old content,
 # as real cards do, so a stretch may repeat; it may not jump ahead.)
-record 9 /tmp/underrun.raw
+record 30 /tmp/underrun.raw
 start_jukebox $FIX/long --exit-when-done
 sleep 1
 kill -STOP "$JUKEBOX_PID"; usleep 300000; kill -CONT "$JUKEBOX_PID"
