@@ -68,6 +68,13 @@ public final class OutputRoute: AudioOutput {
             try candidates[activeIndex].output.configure(format)
             return
         }
+        // One device: opening it is the look, and looking first would open it twice (each
+        // open of an ALSA device reads its configuration again).
+        if candidates.count == 1 {
+            try candidates[0].output.configure(format)
+            activeIndex = 0
+            return
+        }
         var lastError: OutputError?
         for index in candidates.indices where candidates[index].isPresent() {
             do {
