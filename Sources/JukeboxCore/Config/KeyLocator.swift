@@ -22,9 +22,15 @@ struct KeyLocator {
         var header: (path: [String], index: Int) = ([], 0)
         var entries: [[String]: Int] = [:]
         for (i, raw) in ConfigText.lines(text).enumerated() {
-            let line = raw.drop { $0 == " " || $0 == "\t" }
-            let column = raw.utf8.count - line.utf8.count + 1  // spaces and tabs: one byte each
-            if line.hasPrefix("[") {
+            // Screened by bytes first: most lines of a documented config are comments, and
+            // character-level string work on each costs more than the rest of the load.
+            let bytes = raw.utf8
+            guard let first = bytes.firstIndex(where: { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") }) else { continue }
+            let lead = bytes[first]
+            guard lead == UInt8(ascii: "[") || (lead != UInt8(ascii: "#") && bytes.contains(UInt8(ascii: "="))) else { continue }
+            let line = raw[first...]
+            let column = bytes.distance(from: bytes.startIndex, to: first) + 1  // spaces and tabs: one byte each
+            if lead == UInt8(ascii: "[") {
                 let isArray = line.hasPrefix("[[")
                 let path = Self.path(line.dropFirst(isArray ? 2 : 1).prefix { $0 != "]" })
                 var n = 0
@@ -33,7 +39,7 @@ struct KeyLocator {
                 marks.append(Mark(line: i + 1, column: column, header: path, index: n, key: nil))
                 continue
             }
-            guard !line.hasPrefix("#"), let equals = line.firstIndex(of: "=") else { continue }
+            guard let equals = line.firstIndex(of: "=") else { continue }
             marks.append(Mark(line: i + 1, column: column, header: header.path, index: header.index,
                               key: header.path + Self.path(line[..<equals])))
         }
