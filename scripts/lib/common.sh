@@ -5,8 +5,9 @@ JUKEBOX_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 
 # Headers and pkg-config files for the C libraries the binary links.
 BUILD_PACKAGES="pkg-config libasound2-dev libgpiod-dev libflac-dev libmpg123-dev libsystemd-dev"
-# The reference tools the tests compare against and make fixtures with, and an MPD client.
-TEST_PACKAGES="sox flac lame mpg123 mpc"
+# The reference tools the tests compare against and make fixtures with, an MPD client,
+# and GNU time for the peak memory of a tool run.
+TEST_PACKAGES="sox flac lame mpg123 mpc time"
 # Measuring tools and the peers the benchmarks run beside us.
 BENCH_PACKAGES="time mpd mpc"
 
