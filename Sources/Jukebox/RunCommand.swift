@@ -34,6 +34,8 @@ struct RunCommand: ParsableCommand {
 
     func run() throws {
         let startedAt = MonotonicClock.now()
+        // Alongside reading the box's own config: on a slow board each takes tens of ms.
+        ALSAOutput.readConfigurationAhead()
         let level: Logger.Level = verbose ? .debug : .info
         LoggingSystem.bootstrap { label in
             var handler = StderrLogHandler(label: label)

@@ -1,5 +1,6 @@
 import CAlsa
 import CJukeboxShim
+import Dispatch
 
 #if canImport(Glibc)
 import Glibc
@@ -63,6 +64,17 @@ public final class ALSAOutput: AudioOutput {
     /// alsa-lib's own stderr messages duplicate the errors reported here; drop them once.
     private static let silenced: Bool = { jukebox_alsa_silence_errors(); return true }()
     static func silenceLibraryMessages() { _ = silenced }
+
+    /// Parses ALSA's configuration (alsa.conf and the cards' files) on a thread of its own,
+    /// so that the first open of a device finds it done: the box starts this before reading
+    /// its own config. An open made meanwhile waits for it inside alsa-lib, which locks
+    /// the shared configuration.
+    public static func readConfigurationAhead() {
+        DispatchQueue(label: "jukebox.alsa.configuration").async {
+            silenceLibraryMessages()
+            _ = snd_config_update()
+        }
+    }
 
     deinit { close() }
 
