@@ -6,7 +6,7 @@ import Glibc
 #endif
 
 /// `jukebox run`: the box. Its long-lived parts are services in one group, started in
-/// dependency order (player, control socket, engine, inputs, hotplug, keyboard, library;
+/// dependency order (player, control socket, engine, library, inputs, hotplug, keyboard;
 /// the state saver once the saved place is taken up) and stopped in reverse when a stop
 /// is asked for: SIGTERM, SIGINT, SIGQUIT, SIGUSR1 or SIGUSR2, `q` on the terminal, or the
 /// queue ending with `exitWhenDone`. Saving the config file, or SIGHUP, applies the edit
@@ -189,6 +189,10 @@ public final class Daemon: @unchecked Sendable {
             if let interval = Systemd.watchdogInterval {
                 try services.add(WatchdogService(interval: interval, player: player, engine: engine, logger: logger))
             }
+            // The library before the inputs: its start only hands the queue's loading to a
+            // thread of its own, which then overlaps with setting up the lines and devices
+            // below, and the first sound comes that much sooner.
+            try services.add(library)
             try services.add(inputs)
             try services.add(hotplug)
             if config.control.keyboard {
@@ -196,7 +200,6 @@ public final class Daemon: @unchecked Sendable {
                     self?.keyPressed(action)
                 })
             }
-            try services.add(library)
             if let source {
                 try services.add(ConfigWatcher(path: source.path) { [weak self] in self?.reload(because: "saved") })
             }
