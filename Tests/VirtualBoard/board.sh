@@ -63,11 +63,10 @@ wait_for() {
     grep -q "$1" /tmp/jukebox.log
 }
 
-# record SECONDS FILE: captures what the loopback card plays, in the background; returns
-# once capturing has started (a fixed wait was too short for a busy guest).
-# record SECONDS FILE: record the loopback card in the background, for at most SECONDS;
-# wait_record ends it once the music a scenario waits for is over, so the limit is only
-# a guard and a slow start cannot push the music's end out of the recording.
+# record SECONDS FILE: captures what the loopback card plays, in the background, for at
+# most SECONDS; returns once capturing has started (a fixed wait was too short for a busy
+# guest). wait_record ends it once the music a scenario waits for is over, so the limit is
+# only a guard and a slow start cannot push the music's end out of the recording.
 record() {
     rm -f /tmp/record.ready /tmp/record.stop
     jukebox-board record --device hw:Loopback,1,0 --seconds "$1" --out "$2" --ready /tmp/record.ready \
