@@ -34,6 +34,14 @@ final class SixteenStepControl: Mixer, @unchecked Sendable {
 }
 
 @Suite struct VolumeMappingTests {
+    @Test func decibelsAreWrittenAsPrintfWouldWriteThem() {
+        #expect(decibelText(-6.5, places: 2) == "-6.50")
+        #expect(decibelText(-44.999, places: 1) == "-45.0")
+        #expect(decibelText(0, places: 1) == "0.0")
+        #expect(decibelText(4.25, places: 2) == "4.25")
+        #expect(decibelText(-99.99, places: 2) == "-99.99")
+    }
+
     @Test func aNarrowControlIsLinearInDecibels() {
         #expect(VolumeMapping.decibels(for: 100, min: -20, max: 4) == 4)
         #expect(VolumeMapping.decibels(for: 50, min: -20, max: 4) == -8)

@@ -68,5 +68,10 @@ build_release() {
     check_warnings "$log"
     rm -f "$log"
     [ -x "$JUKEBOX_BIN" ] || die "release build did not produce $JUKEBOX_BIN"
+    # One use of a Foundation-only API (String(format:), StringProtocol.range(of:)) links
+    # all of Foundation and ICU: a binary of 85 MB instead of 36, and a slower start.
+    if nm "$JUKEBOX_BIN" | grep -q ' icudt[0-9]*_dat$'; then
+        die "the release binary links Foundation and ICU: use FoundationEssentials or the standard library instead (docs/benchmarks.md, Binary size)"
+    fi
     export JUKEBOX_RELEASE_BUILT=$JUKEBOX_ROOT
 }

@@ -136,7 +136,7 @@ public enum DemoLibrary {
     static func midi(_ name: String) -> Int? {
         guard name != "R", let letter = name.first, let octave = Int(name.filter(\.isNumber)) else { return nil }
         let base = ["C": 0, "D": 2, "E": 4, "F": 5, "G": 7, "A": 9, "B": 11][String(letter)] ?? 0
-        let accidental = name.contains("#") ? 1 : name.dropFirst().hasPrefix("b") ? -1 : 0
+        let accidental = name.contains("#" as Character) ? 1 : name.dropFirst().hasPrefix("b") ? -1 : 0
         return 12 * (octave + 1) + base + accidental
     }
 

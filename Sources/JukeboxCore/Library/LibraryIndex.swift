@@ -108,7 +108,7 @@ public struct LibraryIndex: Sendable, Equatable {
     }
 
     private static func oneLine(_ text: String) -> String {
-        text.contains("\n") ? text.split(separator: "\n").joined(separator: " ") : text
+        text.contains("\n" as Character) ? text.split(separator: "\n").joined(separator: " ") : text
     }
 
     // MARK: Decoding

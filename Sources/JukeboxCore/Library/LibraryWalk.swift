@@ -106,7 +106,7 @@ struct LibraryWalk {
         var entries: [FolderEntry] = []
         for name in try names(in: folder) {
             let path = folder + "/" + name
-            if name.contains("\n") {
+            if name.contains("\n" as Character) {
                 problem(path, "the name holds a newline, which no client could be sent; rename it to play it")
                 continue
             }

@@ -19,7 +19,7 @@ public struct M3UPlaylist: Sendable, Equatable {
         for raw in bytes.split(whereSeparator: { $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\r") }) {
             let line = entry(raw).trimmingSpaces
             guard !line.isEmpty, !line.hasPrefix("#") else { continue }
-            if line.contains("://") { continue }  // streams come later
+            if line.firstRange(of: "://") != nil { continue }  // streams come later
             entries.append(exactEntry(raw, folder: folder) ?? (line.hasPrefix("/") ? line : "\(folder)/\(line)"))
         }
         let file = path.split(separator: "/").last.map(String.init) ?? path

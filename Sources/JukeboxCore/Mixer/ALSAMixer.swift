@@ -64,7 +64,7 @@ final class ALSAMixer: Mixer {
     var address: MixerAddress? { MixerAddress(device: device, control: control, index: index) }
 
     var description: String {
-        let range = decibelRange.map { String(format: "%.1f to %.1f dB", $0.min, $0.max) } ?? "\(rawRange.max - rawRange.min + 1) steps, no dB"
+        let range = decibelRange.map { "\(decibelText($0.min, places: 1)) to \(decibelText($0.max, places: 1)) dB" } ?? "\(rawRange.max - rawRange.min + 1) steps, no dB"
         return "'\(control)' on \(device), \(range)"
     }
 

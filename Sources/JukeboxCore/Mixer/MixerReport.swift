@@ -8,7 +8,7 @@ public enum MixerReport {
         for name in try names(device: device) {
             guard let mixer = try? ALSAMixer(device: device, choice: name.name, index: name.index) else { continue }
             let mark = auto?.control == name.name && auto?.index == name.index ? "   ← auto" : ""
-            let level = mixer.currentDecibels.map { String(format: ", now %.2f dB", $0) } ?? ""
+            let level = mixer.currentDecibels.map { ", now \(decibelText($0, places: 2)) dB" } ?? ""
             lines.append("\(mixer.description)\(name.index > 0 ? " (index \(name.index))" : "")\(level)\(mark)")
         }
         return lines
@@ -18,7 +18,7 @@ public enum MixerReport {
     public static func set(device: String, control: String?, index: Int, volume: Int) throws(OutputError) -> String {
         let mixer = try ALSAMixer(device: device, choice: control, index: index)
         mixer.apply(volume)
-        let level = mixer.currentDecibels.map { String(format: "%.2f dB", $0) } ?? "no dB scale"
+        let level = mixer.currentDecibels.map { "\(decibelText($0, places: 2)) dB" } ?? "no dB scale"
         return "\(mixer.control): volume \(volume) → \(level)"
     }
 

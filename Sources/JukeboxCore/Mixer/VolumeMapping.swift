@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// How the knob's 0–100 maps onto a hardware volume control, so that each step sounds
 /// alike whatever the control (facts as alsa-utils' volume_mapping.c uses them):
