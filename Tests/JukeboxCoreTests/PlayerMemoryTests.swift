@@ -74,6 +74,74 @@ import Testing
         #expect(cued.status.state == .paused)
     }
 
+    @Test func aTrackStartedBeforeItsListKeepsPlayingWhenTheListArrives() {
+        let (first, firstEngine) = player()
+        first.perform(.playPosition(0))
+        hear(first, firstEngine, at: 100)
+        first.perform(.playPosition(2))
+        hear(first, firstEngine, at: 100)
+        first.perform(.playPosition(1))
+        hear(first, firstEngine, at: 2200)
+        let saved = first.memory
+
+        // The daemon's early resume: the saved track alone, then the library's list.
+        let (player, engine) = player(["/music/Songs/b.flac"])
+        player.restore(saved, play: true)
+        _ = player.status
+        #expect(lastPlay(engine) == .play(token: engine.lastPlayToken!, path: "/music/Songs/b.flac", frame: 2200, paused: false))
+        hear(player, engine, at: 2300)
+        let plays = engine.calls.count { if case .play = $0 { true } else { false } }
+        player.setTracks(Self.songs + Self.books)
+        player.restoreQueueMemory(saved)
+        #expect(player.status.queuePosition == 1)
+        #expect(player.status.path == "/music/Songs/b.flac")
+        #expect(engine.calls.count { if case .play = $0 { true } else { false } } == plays)
+        // The history came back with its list: previous goes to what was played before
+        // (not to the track before in the list).
+        player.perform(.previous)
+        #expect(player.status.path == "/music/Books/1.mp3")
+    }
+
+    @Test func aTrackStartedAheadThatEndsFirstWaitsForItsList() {
+        var settings = Player.Settings()
+        settings.mode = .repeatAll
+        let engine = FakeEngine()
+        let player = Player(engine: engine, settings: settings)
+        player.setTracks(["/music/Songs/a.flac"], provisional: true)
+        var saved = player.memory
+        saved.path = "/music/Songs/a.flac"
+        saved.frame = 59_000
+        saved.state = .playing
+        saved.mode = .repeatAll
+        player.restore(saved, play: true)
+        hear(player, engine, at: 59_000)
+        // Nothing opened ahead: what follows is not known yet (repeat-all would name a.flac).
+        #expect(engine.calls.last == .setNext(nil))
+        player.engineEvent(.finished)
+        let plays = engine.calls.count { if case .play = $0 { true } else { false } }
+        _ = player.status
+        #expect(engine.calls.count { if case .play = $0 { true } else { false } } == plays)
+        player.setTracks(Self.songs)
+        _ = player.status
+        #expect(lastPlay(engine) == .play(token: engine.lastPlayToken!, path: "/music/Songs/b.flac", frame: 0, paused: false))
+    }
+
+    @Test func queueMemoryForAnotherListChangesNothing() {
+        let (first, firstEngine) = player()
+        first.perform(.playPosition(0))
+        hear(first, firstEngine, at: 100)
+        first.perform(.next)
+        hear(first, firstEngine, at: 2200)
+        let saved = first.memory
+
+        let (player, engine) = player(Self.books)
+        player.perform(.playPosition(1))
+        hear(player, engine, at: 500)
+        player.restoreQueueMemory(saved)
+        #expect(player.status.path == "/music/Books/2.mp3")
+        #expect(player.status.queuePosition == 1)
+    }
+
     @Test func aSavedTrackNoLongerThereStartsTheQueue() {
         let (player, engine) = player()
         var saved = player.memory

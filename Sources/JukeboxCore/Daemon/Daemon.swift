@@ -66,6 +66,8 @@ public final class Daemon: @unchecked Sendable {
         var stop: Outcome?
         var savedState: SavedState?
         var queueLoaded = false
+        /// The saved track started before the library was loaded (`resumeAtOnce`).
+        var resumedEarly = false
     }
     private var config: JukeboxConfig { shared.current.config }
     /// Reloads one at a time, off the threads that ask for them.
@@ -186,6 +188,7 @@ public final class Daemon: @unchecked Sendable {
             try services.add(PlayerService(player: player))
             try services.add(control)
             try services.add(engineService)
+            resumeAtOnce()
             if let interval = Systemd.watchdogInterval {
                 try services.add(WatchdogService(interval: interval, player: player, engine: engine, logger: logger))
             }
@@ -220,12 +223,16 @@ public final class Daemon: @unchecked Sendable {
             startup.ready("waiting for \(config.library.musicDirectory) to appear")
         case .queue(let queue, let alreadyPlaying):
             startup.ready("\(queue.count) tracks queued")
-            let (first, saved) = shared.withLock { access -> (Bool, SavedState?) in
+            let (first, saved, early) = shared.withLock { access -> (Bool, SavedState?, Bool) in
                 defer { access.queueLoaded = true; access.savedState = nil }
-                return (!access.queueLoaded, access.savedState)
+                return (!access.queueLoaded, access.savedState, access.resumedEarly)
             }
             guard first else { return }
-            resume(saved, queue: queue, alreadyPlaying: alreadyPlaying)
+            if early, let saved {
+                finishEarlyResume(saved, queue: queue)
+            } else {
+                resume(saved, queue: queue, alreadyPlaying: alreadyPlaying)
+            }
             startSaver()
         }
     }
@@ -277,6 +284,34 @@ public final class Daemon: @unchecked Sendable {
         }
         let play = config.playback.resume.plays(saved: memory.state, autoplay: config.playback.autoplay)
         player.restore(memory, play: play)
+    }
+
+    /// After a restart that was playing, the saved track plays at its frame straight away,
+    /// before the library (its index or a scan) is loaded: on a slow board with a large
+    /// library that is most of the wait. Only when nothing can have changed under it: the
+    /// whole library is the queue (not a playlist), the track is in `music_dir`, and the
+    /// file is the one saved (size and time). Otherwise `resume` waits for the queue.
+    private func resumeAtOnce() {
+        let config = self.config
+        guard let saved = shared.withLock({ $0.savedState }), let path = saved.memory.path,
+              config.library.playlist.isEmpty, saved.source == "library",
+              path.hasPrefix(config.library.musicDirectory.hasSuffix("/") ? config.library.musicDirectory : config.library.musicDirectory + "/"),
+              let identity = saved.identity, FileIdentity(path: path) == identity,
+              config.playback.resume.plays(saved: saved.memory.state, autoplay: config.playback.autoplay)
+        else { return }
+        shared.withLock { $0.resumedEarly = true }
+        player.setTracks([path], provisional: true)
+        player.restore(saved.memory, play: true)
+    }
+
+    /// The queue after an early resume: the track plays on, and the history behind
+    /// "previous" and the shuffle order come back with the list they were saved with.
+    private func finishEarlyResume(_ saved: SavedState, queue: [String]) {
+        guard let path = saved.memory.path, queue.contains(path) else {
+            logger.notice("state: \(saved.memory.path ?? "the saved track") is no longer in the queue; it plays to its end, then the queue from the top")
+            return
+        }
+        player.restoreQueueMemory(saved.memory)
     }
 
     /// From now on the place is saved; the saver joins the group, so it stops first.

@@ -76,6 +76,11 @@ public final class Player: @unchecked Sendable {
     private var places: FolderPlaces
     /// Names the track list, so a saved queue order is used only for the same tracks.
     private var tracksFingerprint = QueueFingerprint(paths: [])
+    /// The list holds only a track started ahead of the real list (a resume before the
+    /// library is loaded): what follows it is not known yet, so nothing is opened ahead,
+    /// and an end that comes first waits for the list (`endedBeforeList`).
+    private var provisional = false
+    private var endedBeforeList = false
 
     public init(engine: PlaybackEngine, settings: Settings = Settings()) {
         self.engine = engine
@@ -109,7 +114,9 @@ public final class Player: @unchecked Sendable {
     public func engineEvent(_ event: EngineEvent) { queue.async { self.handle(event) } }
 
     /// Replaces the queue; the current track keeps playing if it is still in it.
-    public func setTracks(_ paths: [String]) {
+    /// `provisional`: `paths` is only the track about to be started ahead of the real list
+    /// (which a later call brings); its end then waits for that list.
+    public func setTracks(_ paths: [String], provisional: Bool = false) {
         queue.async {
             let currentPath = self.playQueue.current.map { self.tracks[$0] }
             self.tracks = paths
@@ -117,7 +124,13 @@ public final class Player: @unchecked Sendable {
             let kept = currentPath.flatMap { paths.firstIndex(of: $0) }
             self.playQueue.reset(count: paths.count, current: kept)
             if let kept, let token = self.currentToken { self.tokens[token] = kept }
-            self.scheduleNext()
+            self.provisional = provisional
+            if self.endedBeforeList, !provisional {
+                self.endedBeforeList = false
+                self.trackEnded()
+            } else {
+                self.scheduleNext()
+            }
             self.notify()
         }
     }
@@ -178,6 +191,20 @@ public final class Player: @unchecked Sendable {
             self.notify()
         }
     }
+
+    /// The history and shuffle cycle of `memory`, once the track list it was saved with is
+    /// back (after `restore` started its track ahead of the list); the track plays on.
+    public func restoreQueueMemory(_ memory: PlaybackMemory) {
+        queue.async {
+            guard memory.queueFingerprint == self.tracksFingerprint else { return }
+            let playing = self.playQueue.current
+            self.playQueue.restore(memory.queue)
+            if let playing, self.playQueue.current != playing { self.playQueue.retarget(to: playing) }
+            self.scheduleNext()
+            self.notify()
+        }
+    }
+
     public var trackList: [String] { queue.sync { tracks } }
 
     @discardableResult
@@ -211,6 +238,7 @@ public final class Player: @unchecked Sendable {
             handle(state == .playing || state == .loading ? .pause : .play)
         case .stop:
             resumeWhenOutputReturns = false
+            endedBeforeList = false
             if let path = currentPath { places.left(path, at: heardFrame) }
             stopScanning()
             engine.stop()
@@ -262,6 +290,7 @@ public final class Player: @unchecked Sendable {
     /// outside it, starts where that folder was left instead, unless `exactly`. The track
     /// left is remembered where it was left, unless it `ended` by itself.
     private func start(position: Int, fromFrame frame: Int64 = 0, paused: Bool = false, exactly: Bool = false, ended: Bool = false) {
+        endedBeforeList = false
         guard position >= 0, position < tracks.count else { return stopAtEnd() }
         var position = position, frame = frame
         let leaving = currentPath
@@ -317,7 +346,7 @@ public final class Player: @unchecked Sendable {
     /// continue without a gap.
     private func scheduleNext() {
         let position: Int?
-        if currentToken == nil {
+        if currentToken == nil || provisional {
             position = nil
         } else if let last = decodedAhead.last {
             position = playQueue.peekAfterUpcoming(last.position)
@@ -356,6 +385,22 @@ public final class Player: @unchecked Sendable {
         scanTimer = nil
     }
 
+    /// The current track played to its end: the next one per the mode, or the queue's end.
+    private func trackEnded() {
+        let finished = playQueue.current ?? 0
+        if let path = tracks[safe: finished] {
+            places.finished(path, nextPath: playQueue.peekAfterNaturalEnd().flatMap { tracks[safe: $0] })
+        }
+        if let position = playQueue.advanceAfterNaturalEnd() {
+            emit(.completed(position: finished, queueEnded: false))
+            start(position: position, ended: true)
+        } else {
+            emit(.completed(position: finished, queueEnded: true))
+            currentToken = nil
+            state = .stopped
+        }
+    }
+
     // MARK: Engine events
 
     private func handle(_ event: EngineEvent) {
@@ -392,17 +437,10 @@ public final class Player: @unchecked Sendable {
             if state == .loading { state = .playing }
             forgetOldTokens()
         case .finished:
-            let finished = playQueue.current ?? 0
-            if let path = tracks[safe: finished] {
-                places.finished(path, nextPath: playQueue.peekAfterNaturalEnd().flatMap { tracks[safe: $0] })
-            }
-            if let position = playQueue.advanceAfterNaturalEnd() {
-                emit(.completed(position: finished, queueEnded: false))
-                start(position: position, ended: true)
+            if provisional {
+                endedBeforeList = true
             } else {
-                emit(.completed(position: finished, queueEnded: true))
-                currentToken = nil
-                state = .stopped
+                trackEnded()
             }
         case .trackFailed(let token, let error):
             guard let position = tokens[token] else { break }
