@@ -28,6 +28,17 @@ import Testing
         _ = player.status
     }
 
+    /// The memory of a player that played the tracks at `positions` in turn, the last one
+    /// heard at `frame`.
+    func memory(afterPlaying positions: [Int], heardAt frame: Int64) -> PlaybackMemory {
+        let (player, engine) = player()
+        for (n, position) in positions.enumerated() {
+            player.perform(.playPosition(position))
+            hear(player, engine, at: n == positions.count - 1 ? frame : 100)
+        }
+        return player.memory
+    }
+
     func lastPlay(_ engine: FakeEngine) -> FakeEngine.Call? {
         engine.calls.last { if case .play = $0 { true } else { false } }
     }
@@ -50,12 +61,7 @@ import Testing
     }
 
     @Test func restoreCuesTheSavedTrackAtItsFrame() {
-        let (first, firstEngine) = player()
-        first.perform(.playPosition(0))
-        hear(first, firstEngine, at: 100)
-        first.perform(.next)
-        hear(first, firstEngine, at: 2200)
-        let saved = first.memory
+        let saved = memory(afterPlaying: [0, 1], heardAt: 2200)
 
         let (player, engine) = player()
         player.restore(saved, play: true)
@@ -75,14 +81,7 @@ import Testing
     }
 
     @Test func aTrackStartedBeforeItsListKeepsPlayingWhenTheListArrives() {
-        let (first, firstEngine) = player()
-        first.perform(.playPosition(0))
-        hear(first, firstEngine, at: 100)
-        first.perform(.playPosition(2))
-        hear(first, firstEngine, at: 100)
-        first.perform(.playPosition(1))
-        hear(first, firstEngine, at: 2200)
-        let saved = first.memory
+        let saved = memory(afterPlaying: [0, 2, 1], heardAt: 2200)
 
         // The daemon's early resume: the saved track alone, then the library's list.
         let (player, engine) = player(["/music/Songs/b.flac"])
@@ -127,12 +126,7 @@ import Testing
     }
 
     @Test func queueMemoryForAnotherListChangesNothing() {
-        let (first, firstEngine) = player()
-        first.perform(.playPosition(0))
-        hear(first, firstEngine, at: 100)
-        first.perform(.next)
-        hear(first, firstEngine, at: 2200)
-        let saved = first.memory
+        let saved = memory(afterPlaying: [0, 1], heardAt: 2200)
 
         let (player, engine) = player(Self.books)
         player.perform(.playPosition(1))
