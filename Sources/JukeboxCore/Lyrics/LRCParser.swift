@@ -97,9 +97,9 @@ public enum LRCParser {
                 if !sawMetadata { plain.append(String(decoding: rest, as: UTF8.self).trimmingSpaces) }
                 continue
             }
-            let (lineText, words) = splitWords(rest)
+            let (lineText, words, end) = splitWords(rest)
             for t in times {
-                timed.append((t, timed.count, LyricLine(timeMs: t, text: lineText, words: words)))
+                timed.append((t, timed.count, LyricLine(timeMs: t, text: lineText, words: words, endMs: end)))
             }
         }
 
@@ -115,6 +115,7 @@ public enum LRCParser {
             var line = entry.line
             line.timeMs = max(0, entry.time - offset)
             line.words = line.words.map { LyricWord(timeMs: max(0, $0.timeMs - offset), text: $0.text) }
+            line.endMs = line.endMs.map { max(0, $0 - offset) }
             return line
         }
         return Lyrics(source: source, synced: true, offsetMs: offset, metadata: metadata, lines: lines)
@@ -139,9 +140,9 @@ public enum LRCParser {
     /// Text before the first tag is kept in the line text but has no word time. The next
     /// `>` is searched for once per position, not once per `<`: a line of 4 million `<`
     /// was quadratic.
-    private static func splitWords(_ rest: ArraySlice<UInt8>) -> (String, [LyricWord]) {
+    private static func splitWords(_ rest: ArraySlice<UInt8>) -> (String, [LyricWord], end: Int?) {
         guard rest.contains(UInt8(ascii: "<")) else {
-            return (String(decoding: rest, as: UTF8.self).trimmingSpaces, [])
+            return (String(decoding: rest, as: UTF8.self).trimmingSpaces, [], nil)
         }
         var plain: [UInt8] = []
         var words: [LyricWord] = []
@@ -165,8 +166,9 @@ public enum LRCParser {
         }
         if let word = current { words.append(LyricWord(timeMs: word.time, text: String(decoding: word.bytes, as: UTF8.self))) }
         // A trailing tag with no text marks the end of the last word; it is not a word.
+        let end = words.last.flatMap { $0.text.trimmingSpaces.isEmpty && words.count > 1 ? $0.timeMs : nil }
         words.removeAll { $0.text.isEmpty }
-        return (String(decoding: plain, as: UTF8.self).trimmingSpaces, words)
+        return (String(decoding: plain, as: UTF8.self).trimmingSpaces, words, end)
     }
 }
 

@@ -41,6 +41,8 @@ public struct LyricLine: Sendable, Equatable {
     public var text: String
     /// Per-word times from enhanced LRC (`<mm:ss.xx>`); empty when there are none.
     public var words: [LyricWord]
+    /// When the last word ends: a trailing time tag with no text after it.
+    public var endMs: Int? = nil
 }
 
 public struct LyricWord: Sendable, Equatable {
