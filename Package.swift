@@ -21,15 +21,19 @@ let package = Package(
         .systemLibrary(name: "CFlac", pkgConfig: "flac", providers: [.apt(["libflac-dev"])]),
         .systemLibrary(name: "CMpg123", pkgConfig: "libmpg123", providers: [.apt(["libmpg123-dev"])]),
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
+        .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
+        .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
+        .systemLibrary(name: "CJPEG", pkgConfig: "libjpeg", providers: [.apt(["libjpeg62-turbo-dev"])]),
 
-        // C that Swift cannot express: alsa-lib's variadic error handler.
-        .target(name: "CJukeboxShim", dependencies: ["CAlsa"]),
+        // C that Swift cannot express: alsa-lib's variadic error handler, ioctl macros,
+        // libjpeg's long-jumping errors.
+        .target(name: "CJukeboxShim", dependencies: ["CAlsa", "CJPEG"]),
 
         // Everything the daemon does lives here, so the executable and the tests share it.
         .target(
             name: "JukeboxCore",
             dependencies: [
-                "CAlsa", "CGpiod", "CFlac", "CMpg123", "CSystemd", "CJukeboxShim",
+                "CAlsa", "CGpiod", "CFlac", "CMpg123", "CSystemd", "CFreeType", "CPNG", "CJukeboxShim",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "TOMLKit", package: "TOMLKit"),
             ]

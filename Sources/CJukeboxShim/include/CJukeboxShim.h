@@ -4,6 +4,8 @@
 #include <stddef.h>
 #include <linux/input.h>
 #include <linux/netlink.h>
+#include <linux/fb.h>
+#include <linux/kd.h>
 // malloc_trim is glibc's, declared in <malloc.h>, which Swift's Glibc module leaves out.
 #include <malloc.h>
 
@@ -36,5 +38,27 @@ const char *jukebox_evdev_code_name(int type, int code);
 /// board). Returns 0, or -1 with errno set.
 int jukebox_uinput_create(int fd, const char *name, const int *keys, int key_count, const int *rels, int rel_count);
 int jukebox_uinput_destroy(int fd);
+
+// Framebuffer and console ioctls, kept here with the evdev ones so every ioctl of the
+// project goes through C with its request number checked by the kernel headers.
+
+/// The framebuffer's variable screen info (FBIOGET_VSCREENINFO) and setting it
+/// (FBIOPUT_VSCREENINFO: a DRM driver's fbdev emulation lights the panel up only then).
+int jukebox_fb_get_variable(int fd, struct fb_var_screeninfo *info);
+int jukebox_fb_put_variable(int fd, struct fb_var_screeninfo *info);
+/// Its fixed info: memory length and row stride (FBIOGET_FSCREENINFO).
+int jukebox_fb_get_fixed(int fd, struct fb_fix_screeninfo *info);
+/// The console's mode, KD_TEXT or KD_GRAPHICS (KDGETMODE, KDSETMODE): in graphics mode
+/// the kernel stops drawing text and the cursor over the framebuffer.
+int jukebox_console_get_mode(int fd, int *mode);
+int jukebox_console_set_mode(int fd, int mode);
+
+/// Decodes a JPEG held in memory to 8-bit RGB rows (*out, malloc'd: the caller frees
+/// it), letting libjpeg scale it down while decoding to the smallest size whose shorter
+/// side is still at least min_side. Refuses images over max_pixels before decoding.
+/// Returns 0, or -1 with the reason in message. libjpeg's errors long-jump, which Swift
+/// cannot do, so the decode is here.
+int jukebox_jpeg_decode(const unsigned char *data, unsigned long size, int min_side, long max_pixels,
+                        unsigned char **out, int *width, int *height, char *message, size_t message_size);
 
 #endif

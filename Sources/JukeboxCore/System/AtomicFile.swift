@@ -14,8 +14,11 @@ enum AtomicFile {
     }
 
     /// Writes `bytes` as `path`. With `keepingPrevious`, the file it replaces stays as that
-    /// path (a cut between the two renames leaves only the previous copy).
-    static func replace(_ path: String, with bytes: [UInt8], keepingPrevious previous: String? = nil) throws(Failure) {
+    /// path (a cut between the two renames leaves only the previous copy). Not `durable`:
+    /// readers still never see half a file, but nothing waits for the disk (a screen image
+    /// rewritten twice a second must not wear an SD card).
+    static func replace(_ path: String, with bytes: [UInt8], keepingPrevious previous: String? = nil,
+                        durable: Bool = true) throws(Failure) {
         let folder = folder(of: path)
         let temporary = "\(folder)/.\(name(of: path)).new"
         let fd: Int32
@@ -29,7 +32,7 @@ enum AtomicFile {
             throw Failure(path: temporary, step: "write", errno: error)
         }
         do {
-            try systemCall { fsync(fd) }
+            if durable { try systemCall { fsync(fd) } }
         } catch {
             close(fd)
             throw Failure(path: temporary, step: "flush", errno: error)
@@ -43,7 +46,7 @@ enum AtomicFile {
         } catch {
             throw Failure(path: path, step: "rename", errno: error)
         }
-        if let dir = try? systemCall({ FilePath.withCString(folder) { open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) } }) {
+        if durable, let dir = try? systemCall({ FilePath.withCString(folder) { open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) } }) {
             _ = try? systemCall { fsync(dir) }
             close(dir)
         }
