@@ -8,7 +8,7 @@ struct JukeboxCommand: ParsableCommand {
         abstract: "A music appliance for Raspberry-class boards.",
         version: JukeboxVersion.string,
         subcommands: [RunCommand.self, CtlCommand.self, StatusCommand.self, ProbeCommand.self, DecodeCommand.self,
-                      LyricsCommand.self, MixerCommand.self, CheckConfigCommand.self, DemoLibraryCommand.self, VersionCommand.self]
+                      LyricsCommand.self, ScreenshotCommand.self, MixerCommand.self, CheckConfigCommand.self, DemoLibraryCommand.self, VersionCommand.self]
     )
 }
 

@@ -23,6 +23,9 @@ struct RunCommand: ParsableCommand {
     @Option(help: "ALSA device, instead of the configured one (or list).")
     var device: String?
 
+    @Option(help: "Where the screen is drawn, instead of the configured display: auto, none, /dev/fbN or png:PATH.")
+    var display: String?
+
     @Option(help: "The state file (where playback was, kept across restarts), instead of the configured one; \"\" keeps none.")
     var state: String?
 
@@ -31,6 +34,12 @@ struct RunCommand: ParsableCommand {
 
     @Flag(help: "Log debug detail too, such as how long each command took to reach the output.")
     var verbose = false
+
+    func validate() throws {
+        if let display, DisplayChoice(display) == nil {
+            throw ValidationError("--display \(display): use auto, none, /dev/fbN or png:PATH")
+        }
+    }
 
     func run() throws {
         let startedAt = MonotonicClock.now()
@@ -44,7 +53,8 @@ struct RunCommand: ParsableCommand {
         }
         let logger = Logger(label: "jukebox")
         let source = ConfigSource(path: config, environment: SystemdFolders.environment(), musicDirectory: musicDir,
-                                  socket: socket, stateFile: state, device: device)
+                                  socket: socket, stateFile: state, device: device,
+                                  display: display.flatMap(DisplayChoice.init))
         let settings: JukeboxConfig
         do {
             settings = try source.load()

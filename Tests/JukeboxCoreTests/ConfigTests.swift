@@ -236,3 +236,27 @@ import Testing
         #expect(ConfigChange(from: old, to: new).parts == [.audio, .state])
     }
 }
+
+@Suite struct DisplayConfigTests {
+    func parse(_ text: String) throws -> JukeboxConfig { try ConfigLoader.parse(text, path: "j.toml") }
+    func error(_ text: String) -> String? {
+        do { _ = try parse(text); return nil } catch { return "\(error)" }
+    }
+
+    @Test func displayKeysParse() throws {
+        let c = try parse("[display]\ndevice = \"png:/tmp/screen.png\"\nrotate = 90\nsize = \"240x240\"\nfonts = [\"/a.ttf\", \"/b.ttc\"]\n")
+        #expect(c.display.device == .png("/tmp/screen.png") && c.display.rotate == .quarter)
+        #expect(c.display.pngWidth == 240 && c.display.pngHeight == 240 && c.display.fonts == ["/a.ttf", "/b.ttc"])
+        #expect(try parse("[display]\ndevice = \"/dev/fb1\"").display.device == .framebuffer("/dev/fb1"))
+        #expect(try parse("").display.device == .auto)
+        #expect(ConfigChange(from: JukeboxConfig(), to: try parse("[display]\nrotate = 180")).parts == [.display])
+    }
+
+    @Test func displayMistakesAreNamedWithTheirLine() {
+        #expect(error("[display]\ndevice = \"hdmi\"") == "j.toml:2:1: device is \"hdmi\"; it must be \"auto\", \"none\", a framebuffer such as \"/dev/fb1\", or \"png:PATH\"")
+        #expect(error("[display]\nrotate = 45") == "j.toml:2:1: rotate is 45; it must be 0, 90, 180 or 270")
+        #expect(error("[display]\nsize = \"320*240\"")?.contains("WIDTHxHEIGHT") == true)
+        #expect(error("[display]\nfonts = []")?.contains("fonts is empty") == true)
+        #expect(error("[display]\nrotae = 90")?.contains("did you mean \"rotate\"") == true)
+    }
+}

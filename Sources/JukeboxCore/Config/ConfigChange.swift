@@ -12,6 +12,8 @@ public struct ConfigChange: Sendable, Equatable {
         /// The music folder, the playlists folder, the playlist.
         case library
         case state
+        /// The display, its rotation, the fonts.
+        case display
         /// Read only at start: autoplay, resume, keyboard, the keys' skip step.
         case startOnly = "start-only settings"
     }
@@ -28,6 +30,7 @@ public struct ConfigChange: Sendable, Equatable {
         if old.library.musicDirectory != new.library.musicDirectory || old.library.playlistsDirectory != new.library.playlistsDirectory
             || old.library.playlist != new.library.playlist { parts.insert(.library) }
         if old.state != new.state { parts.insert(.state) }
+        if old.display != new.display { parts.insert(.display) }
         if old.playback.autoplay != new.playback.autoplay || old.playback.resume != new.playback.resume
             || old.playback.skipSeconds != new.playback.skipSeconds || old.control.keyboard != new.control.keyboard {
             parts.insert(.startOnly)

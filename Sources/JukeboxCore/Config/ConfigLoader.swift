@@ -38,6 +38,13 @@ public enum ConfigLoader {
         return try reader.read()
     }
 
+    /// "320x240" as (320, 240); nil unless both are from 64 to 4096.
+    public static func size(_ text: String) -> (width: Int, height: Int)? {
+        let parts = text.split(separator: "x", omittingEmptySubsequences: false)
+        guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]), (64...4096).contains(w), (64...4096).contains(h) else { return nil }
+        return (w, h)
+    }
+
     struct Reader {
         let table: TOMLTable
         let locator: KeyLocator
@@ -48,7 +55,7 @@ public enum ConfigLoader {
 
         mutating func read() throws -> JukeboxConfig {
             var c = defaults
-            try allow(table, nil, ["library", "playback", "audio", "control", "state", "input"])
+            try allow(table, nil, ["library", "playback", "audio", "control", "state", "input", "display"])
             if let t = try section("library") {
                 try allow(t, "library", ["music_dir", "playlists_dir", "playlist", "remember_position"])
                 c.library.rememberPosition = try strings(t, "library", "remember_position") ?? c.library.rememberPosition
@@ -144,6 +151,32 @@ public enum ConfigLoader {
                 try allow(t, s, ["file", "interval"])
                 c.state.file = try string(t, s, "file") ?? c.state.file
                 c.state.interval = try double(t, s, "interval", 1...3600) ?? c.state.interval
+            }
+            if let t = try section("display") {
+                let s = "display"
+                try allow(t, s, ["device", "rotate", "fonts", "size"])
+                if let device = try string(t, s, "device") {
+                    guard let choice = DisplayChoice(device) else {
+                        throw error(s, "device", "device is \"\(device)\"; it must be \"auto\", \"none\", a framebuffer such as \"/dev/fb1\", or \"png:PATH\"")
+                    }
+                    c.display.device = choice
+                }
+                if let degrees = try int(t, s, "rotate", 0...270) {
+                    guard let rotation = Rotation(rawValue: degrees) else {
+                        throw error(s, "rotate", "rotate is \(degrees); it must be 0, 90, 180 or 270")
+                    }
+                    c.display.rotate = rotation
+                }
+                if let fonts = try strings(t, s, "fonts") {
+                    guard !fonts.isEmpty else { throw error(s, "fonts", "fonts is empty; name at least one font file") }
+                    c.display.fonts = fonts
+                }
+                if let size = try string(t, s, "size") {
+                    guard let (w, h) = ConfigLoader.size(size) else {
+                        throw error(s, "size", "size is \"\(size)\"; it must be WIDTHxHEIGHT, such as \"320x240\", each from 64 to 4096")
+                    }
+                    (c.display.pngWidth, c.display.pngHeight) = (w, h)
+                }
             }
             if let t = try section("input") {
                 c.input = try readInput(t, skipSeconds: c.playback.skipSeconds)

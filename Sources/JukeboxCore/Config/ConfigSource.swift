@@ -8,15 +8,17 @@ public struct ConfigSource: Sendable {
     public var socket: String?
     public var stateFile: String?
     public var device: String?
+    public var display: DisplayChoice?
 
     public init(path: String, environment: [String: String] = [:], musicDirectory: String? = nil,
-                socket: String? = nil, stateFile: String? = nil, device: String? = nil) {
+                socket: String? = nil, stateFile: String? = nil, device: String? = nil, display: DisplayChoice? = nil) {
         self.path = path
         self.environment = environment
         self.musicDirectory = musicDirectory
         self.socket = socket
         self.stateFile = stateFile
         self.device = device
+        self.display = display
     }
 
     /// Reads and checks the whole file; throws `ConfigError` (PATH:LINE:COLUMN: reason).
@@ -32,6 +34,7 @@ public struct ConfigSource: Sendable {
             config.audio.output.device = device
             config.audio.devices = [device]
         }
+        if let display { config.display.device = display }
         return config
     }
 }

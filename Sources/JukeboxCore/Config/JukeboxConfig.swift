@@ -56,12 +56,26 @@ public struct JukeboxConfig: Sendable, Equatable {
         public var limits = ControlServer.Limits()
     }
 
+    /// The screen: where it is drawn, how the panel is turned, the fonts.
+    public struct Display: Sendable, Equatable {
+        public var device = DisplayChoice.auto
+        public var rotate = Rotation.none
+        /// Tried in order for each character (per-glyph fallback).
+        public var fonts = ["/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", "/usr/share/fonts/truetype/wqy/wqy-microhei.ttc"]
+        /// The size of a `png:` display (a real display has its own).
+        public var pngWidth = 320
+        public var pngHeight = 240
+
+        public init() {}
+    }
+
     public var library = Library()
     public var playback = Playback()
     public var audio = Audio()
     public var control = Control()
     public var state = State()
     public var input = InputConfig()
+    public var display = Display()
 
     public init() {}
 

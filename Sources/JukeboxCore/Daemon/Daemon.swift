@@ -55,6 +55,7 @@ public final class Daemon: @unchecked Sendable {
     private let control: ControlService
     private let inputs: InputService
     private let library: LibraryService
+    private let screen: ScreenService
     private let startup: StartupReport
     /// What `run` waits on: the first stop asked for, and the saved state until the first
     /// full queue has used it.
@@ -109,6 +110,7 @@ public final class Daemon: @unchecked Sendable {
             settings: .init(library: config.library, autoplay: config.playback.autoplay, index: config.state.libraryIndex), player: player,
             logger: logger, waitForMusic: !exitWhenDone,
             holdFirstPlay: { shared.withLock { $0.savedState != nil } })
+        screen = ScreenService(settings: config.display, logger: logger)
         wire()
     }
 
@@ -123,6 +125,7 @@ public final class Daemon: @unchecked Sendable {
             player?.engineEvent(event)
         }
         player.observe { [nowPlaying] in nowPlaying.handle($0) }
+        player.observe { [screen] in screen.playerEvent($0) }
         if exitWhenDone {
             player.observe { [weak self] event in
                 if case .completed(_, true) = event { self?.requestStop(.queueEnded) }
@@ -203,6 +206,8 @@ public final class Daemon: @unchecked Sendable {
                     self?.keyPressed(action)
                 })
             }
+            // Last: the first sound does not wait for fonts and the display.
+            try services.add(screen)
             if let source {
                 try services.add(ConfigWatcher(path: source.path) { [weak self] in self?.reload(because: "saved") })
             }
@@ -217,11 +222,14 @@ public final class Daemon: @unchecked Sendable {
     private func libraryLoaded(_ loaded: LibraryService.Loaded) {
         switch loaded {
         case .nothingToPlay:
+            screen.notice(.library, "no music found in \(config.library.musicDirectory)")
             startup.ready("no music found in \(config.library.musicDirectory); waiting for some")
             if exitWhenDone { requestStop(.nothingToPlay) }
         case .waitingForMusic:
+            screen.notice(.library, "waiting for \(config.library.musicDirectory)")
             startup.ready("waiting for \(config.library.musicDirectory) to appear")
         case .queue(let queue, let alreadyPlaying):
+            screen.notice(.library, nil)
             startup.ready("\(queue.count) tracks queued")
             let (first, saved, early) = shared.withLock { access -> (Bool, SavedState?, Bool) in
                 defer { access.queueLoaded = true; access.savedState = nil }
@@ -351,8 +359,10 @@ public final class Daemon: @unchecked Sendable {
                 new = try source.load()
             } catch {
                 logger.error("config: \(error); keeping the running config")
+                screen.notice(.config, "\(error)")
                 return
             }
+            screen.notice(.config, nil)
             let old = config
             let change = ConfigChange(from: old, to: new)
             guard !change.isEmpty else {
@@ -385,6 +395,9 @@ public final class Daemon: @unchecked Sendable {
         }
         if change.parts.contains(.library) {
             services.restart(library) { library.settings = .init(library: new.library, autoplay: new.playback.autoplay, index: new.state.libraryIndex) }
+        }
+        if change.parts.contains(.display) {
+            services.restart(screen) { screen.settings = new.display }
         }
         if change.parts.contains(.state), let running = shared.current.saver {
             if let saver = makeSaver(new) {

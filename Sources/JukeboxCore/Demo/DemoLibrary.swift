@@ -76,7 +76,35 @@ public enum DemoLibrary {
             try writeFile(lrcPath, bytes)
             written.append(lrcPath)
         }
+        let coverPath = "\(folder)/cover.png"
+        try writeFile(coverPath, try PNGCodec.encode(width: coverSide, height: coverSide, pixels: cover()))
+        written.append(coverPath)
         return written
+    }
+
+    static let coverSide = 300
+
+    /// The album's cover: a record on a sunset gradient, drawn here so the demo shows
+    /// cover art on the screen.
+    static func cover() -> [UInt32] {
+        let n = coverSide
+        var pixels = [UInt32](repeating: 0, count: n * n)
+        let centre = Double(n) / 2
+        for y in 0..<n {
+            for x in 0..<n {
+                let t = Double(y) / Double(n - 1)
+                var r = 255 * (1 - t) + 120 * t, g = 150 * (1 - t) + 40 * t, b = 60 * (1 - t) + 140 * t
+                let d = ((Double(x) - centre) * (Double(x) - centre) + (Double(y) - centre) * (Double(y) - centre)).squareRoot()
+                if d < centre * 0.8 {
+                    // Grooves, then the label.
+                    let groove = 18 + 10 * (Int(d / 3) % 2 == 0 ? 1.0 : 0.0)
+                    (r, g, b) = d < centre * 0.28 ? (250, 214, 90) : (groove, groove, groove + 4)
+                    if d < centre * 0.04 { (r, g, b) = (16, 16, 16) }
+                }
+                pixels[y * n + x] = UInt32(r) << 16 | UInt32(g) << 8 | UInt32(b)
+            }
+        }
+        return pixels
     }
 
     /// The song's samples, and when each phrase starts (ms).

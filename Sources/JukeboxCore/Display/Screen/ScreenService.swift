@@ -1,0 +1,242 @@
+import Logging
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The screen: a thread of its own that draws what the player's observers report. It
+/// never blocks them: events only update a locked `ScreenInput` and wake the thread,
+/// which draws when something changed or when time moves something (the clock once a
+/// second, the karaoke fill at most 25 times a second), and not at all while paused. A
+/// display that is absent or fails is logged once and tried again every 2 s.
+public final class ScreenService: Service, @unchecked Sendable {
+    public let name = "screen"
+    public let policy = FailurePolicy.optional
+    /// What the daemon reports besides the player: each kind has at most one message.
+    public enum Notice: Int, Sendable, Comparable {
+        case config, library
+        public static func < (a: Notice, b: Notice) -> Bool { a.rawValue < b.rawValue }
+    }
+
+    public var settings: JukeboxConfig.Display
+    private let logger: Logger
+    private let shared = ConditionLocked(Inbox())
+    private var thread: pthread_t?
+
+    private struct Inbox {
+        var input = ScreenInput()
+        var notices: [Notice: String] = [:]
+        /// A track whose lyrics are still to be looked up.
+        var lookup: (path: String, metadata: TrackMetadata?)?
+        var changed = true
+        var stop = false
+    }
+
+    /// How long the volume stays large after it changed.
+    static let volumeShownFor: UInt64 = 2_000_000_000
+    /// A png: display is written at most this often.
+    static let pngInterval: UInt64 = 500_000_000
+    static let retryInterval: UInt64 = 2_000_000_000
+
+    public init(settings: JukeboxConfig.Display, logger: Logger) {
+        self.settings = settings
+        self.logger = logger
+    }
+
+    // MARK: What it is told (any thread; never waits on drawing)
+
+    public func playerEvent(_ event: PlayerEvent) {
+        guard case .statusChanged(let status) = event else { return }
+        let now = MonotonicClock.now()
+        shared.withLock { inbox in
+            let previous = inbox.input.status
+            if let previous, previous.volume != status.volume { inbox.input.volumeUntil = now + Self.volumeShownFor }
+            if status.path != previous?.path || (status.metadata != nil && previous?.metadata == nil) {
+                inbox.input.lyrics = nil
+                inbox.input.cover = nil
+                inbox.lookup = status.path.map { ($0, status.metadata) }
+            }
+            inbox.input.status = status
+            inbox.input.statusAt = now
+            inbox.changed = true
+            inbox.broadcast()
+        }
+    }
+
+    /// Shows `text` for `kind` until it is set again (nil clears it).
+    public func notice(_ kind: Notice, _ text: String?) {
+        shared.withLock { inbox in
+            inbox.notices[kind] = text
+            inbox.input.notices = inbox.notices.sorted { $0.key < $1.key }.map(\.value)
+            inbox.changed = true
+            inbox.broadcast()
+        }
+    }
+
+    // MARK: Service
+
+    public func start(died: @escaping @Sendable (any Error) -> Void) throws {
+        guard settings.device != .none else {
+            logger.info("screen: none (display = \"none\")")
+            return
+        }
+        var problems: [String] = []
+        // Opened here, not on the thread: a config naming no usable font fails the start
+        // and is logged once, instead of a thread that can never draw.
+        let fonts = try FontChain(paths: settings.fonts, problems: &problems)
+        for problem in problems { logger.warning("screen: \(problem)") }
+        shared.withLock { $0.stop = false; $0.changed = true }
+        let box = FontBox(fonts)
+        thread = try WorkerThread.start(name: "jukebox-screen") { [self] in run(fonts: box.fonts) }
+    }
+
+    public func stop() {
+        guard let thread else { return }
+        shared.withLock { $0.stop = true; $0.broadcast() }
+        pthread_join(thread, nil)
+        self.thread = nil
+    }
+
+    /// Hands the fonts to the screen thread, which owns them from then on.
+    private final class FontBox: @unchecked Sendable {
+        let fonts: FontChain
+        init(_ fonts: FontChain) { self.fonts = fonts }
+    }
+
+    // MARK: The screen thread
+
+    private func run(fonts: FontChain) {
+        let settings = self.settings
+        var display: Display?
+        var renderer: ScreenRenderer?
+        var retryAt: UInt64 = 0
+        var lastProblem: String?
+        var pending = Damage()
+        var lastWrite: UInt64 = 0
+        var frames = 0, pixels = 0, reportAt = MonotonicClock.now() + 1_000_000_000
+        var lastLine: Int?
+        defer { display?.close() }
+        while true {
+            let now = MonotonicClock.now()
+            if display == nil, now >= retryAt {
+                do {
+                    let opened = try open(settings)
+                    display = opened
+                    let size = opened.canvasSize
+                    if renderer?.canvas.width != size.width || renderer?.canvas.height != size.height {
+                        renderer = ScreenRenderer(width: size.width, height: size.height, fonts: fonts)
+                    }
+                    renderer?.invalidate()
+                    lastProblem = nil
+                    logger.info("screen: drawing on \(opened.name)\(settings.rotate == .none ? "" : ", turned \(settings.rotate.rawValue)°")")
+                    if let framebuffer = opened as? FramebufferDisplay {
+                        for note in framebuffer.notes { logger.notice("screen: \(note)") }
+                    }
+                } catch {
+                    let text = "\(error)"
+                    if text != lastProblem {
+                        logger.warning(error.absent ? "screen: waiting for \(error.device) (\(error.reason)); drawing as soon as it appears" : "screen: \(text); trying again every 2 s")
+                        lastProblem = text
+                    }
+                    retryAt = now + Self.retryInterval
+                }
+            }
+            let (input, lookup, stop) = shared.withLock { inbox in
+                defer { inbox.changed = false; inbox.lookup = nil }
+                return (inbox.input, inbox.lookup, inbox.stop)
+            }
+            if stop { return }
+            var wake: UInt64? = display == nil ? retryAt : nil
+            if let shown = display, let renderer {
+                let (content, next) = renderer.content(for: input, at: now)
+                let damage = renderer.render(content, cover: input.cover)
+                if content.lyricLine != lastLine {
+                    lastLine = content.lyricLine
+                    if let line = content.lyricLine { logger.debug("screen: lyric line \(line) drawn at \(Int(input.elapsed(at: now) * 1000)) ms") }
+                }
+                for rect in damage.rects { pending.add(rect) }
+                // Frames at most 25 a second (a PNG twice a second): a clock tick that
+                // falls between two steps of the fill waits for the next step.
+                let interval = shown is PNGDisplay ? Self.pngInterval : ScreenRenderer.fillInterval
+                if !pending.isEmpty, now >= lastWrite + interval {
+                    do {
+                        try shown.present(renderer.canvas, damage: pending)
+                        frames += 1
+                        pixels += pending.area
+                        lastWrite = now
+                        pending = Damage()
+                    } catch {
+                        logger.error("screen: \(error); reopening it")
+                        shown.close()
+                        display = nil
+                        pending = Damage()
+                        retryAt = now + Self.retryInterval
+                    }
+                }
+                wake = [next, pending.isEmpty ? nil : lastWrite + interval, display == nil ? retryAt : nil].compactMap { $0 }.min()
+            }
+            // After drawing: the new title shows at once, the lyrics when found.
+            if let lookup { lookUp(lookup.path, metadata: lookup.metadata) }
+            // Reported once a second, and before sleeping with nothing to wake for (paused):
+            // a frame is never left unreported while the screen rests.
+            if frames > 0, now >= reportAt || wake == nil {
+                logger.debug("screen: \(frames) frames, \(pixels) pixels flushed")
+                frames = 0
+                pixels = 0
+            }
+            if now >= reportAt { reportAt = now + 1_000_000_000 }
+            shared.withLock { inbox in
+                while !inbox.changed, !inbox.stop {
+                    let now = MonotonicClock.now()
+                    guard let wake else { inbox.wait(nanoseconds: 3_600_000_000_000); continue }
+                    if now >= wake { break }
+                    inbox.wait(nanoseconds: wake - now)
+                }
+            }
+        }
+    }
+
+    private func open(_ settings: JukeboxConfig.Display) throws(DisplayError) -> Display {
+        switch settings.device {
+        case .none:
+            throw DisplayError(device: "none", doing: "opening", reason: "no display configured")
+        case .png(let path):
+            return PNGDisplay(path: path, width: settings.pngWidth, height: settings.pngHeight, rotation: settings.rotate)
+        case .framebuffer(let path):
+            return try FramebufferDisplay(path: path, rotation: settings.rotate)
+        case .auto:
+            guard let path = DisplayChoice.framebuffers().first else {
+                throw DisplayError(device: "a display", doing: "looking", reason: "no framebuffer in /dev", absent: true)
+            }
+            return try FramebufferDisplay(path: path, rotation: settings.rotate)
+        }
+    }
+
+    /// Covers decoded lately, newest last: the tracks of an album share one.
+    private var covers: [Cover] = []
+    static let coversKept = 4
+
+    private func lookUp(_ path: String, metadata: TrackMetadata?) {
+        var problems: [String] = []
+        let lyrics = TrackArt.lyrics(for: path, metadata: metadata, problems: &problems)
+        var cover: Cover?
+        if let source = TrackArt.coverSource(for: path, metadata: metadata) {
+            if let index = covers.firstIndex(where: { $0.key == source.key }) {
+                cover = covers.remove(at: index)
+            } else {
+                cover = TrackArt.decode(source, problems: &problems)
+            }
+            if let cover {
+                covers.append(cover)
+                if covers.count > Self.coversKept { covers.removeFirst() }
+            }
+        }
+        for problem in problems { logger.warning("screen: \(path): \(problem)") }
+        shared.withLock { inbox in
+            guard inbox.input.status?.path == path else { return }
+            inbox.input.lyrics = lyrics
+            inbox.input.cover = cover
+            inbox.changed = true
+        }
+    }
+}
