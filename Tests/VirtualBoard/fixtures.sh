@@ -31,4 +31,7 @@ head -c 20000 plays/1.flac > bad/2-truncated.flac
 head -c 50000 /dev/urandom > bad/3-garbage.mp3
 : > bad/4-empty.flac
 cp plays/2.mp3 bad/5-good.mp3
+# The screen's track: the demo's first song, its LRC and the album cover.
+"${JUKEBOX_BIN:?the release binary}" demo-library demo > /dev/null
+mkdir -p screen && mv "demo/01 Twinkle Twinkle.flac" "demo/01 Twinkle Twinkle.lrc" demo/cover.png screen/ && rm -rf demo
 rm -f music.wav long.wav long48.wav

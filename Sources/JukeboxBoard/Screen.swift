@@ -1,0 +1,96 @@
+import ArgumentParser
+import CJukeboxShim
+import JukeboxCore
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Reads a framebuffer as the panel shows it (its own format, rows at line_length) into
+/// a PNG, without touching its settings or the console.
+struct FramebufferGrab: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "fb-grab", abstract: "Save what a framebuffer shows as a PNG.")
+    @Option var device = "/dev/fb0"
+    @Option var out: String
+
+    func run() throws {
+        let fd = open(device, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw ValidationError("\(device): \(Errno.current)") }
+        defer { close(fd) }
+        var info = fb_var_screeninfo()
+        var fixed = fb_fix_screeninfo()
+        guard jukebox_fb_get_variable(fd, &info) == 0, jukebox_fb_get_fixed(fd, &fixed) == 0 else {
+            throw ValidationError("\(device): \(Errno.current)")
+        }
+        let format = PixelFormat(bitsPerPixel: Int(info.bits_per_pixel),
+                                 red: .init(offset: Int(info.red.offset), length: Int(info.red.length)),
+                                 green: .init(offset: Int(info.green.offset), length: Int(info.green.length)),
+                                 blue: .init(offset: Int(info.blue.offset), length: Int(info.blue.length)))
+        let width = Int(info.xres), height = Int(info.yres), stride = Int(fixed.line_length)
+        var memory = [UInt8](repeating: 0, count: stride * (Int(info.yoffset) + height))
+        let got = memory.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, 0) }
+        guard got == memory.count else { throw ValidationError("\(device): read \(got) of \(memory.count) bytes") }
+        var pixels = [UInt32](repeating: 0, count: width * height)
+        for y in 0..<height {
+            for x in 0..<width {
+                let at = (y + Int(info.yoffset)) * stride + x * format.bytesPerPixel
+                var value: UInt32 = 0
+                for byte in 0..<format.bytesPerPixel { value |= UInt32(memory[at + byte]) << (8 * UInt32(byte)) }
+                pixels[y * width + x] = format.decode(value)
+            }
+        }
+        let bytes = try PNGCodec.encode(width: width, height: height, pixels: pixels)
+        guard let file = fopen(out, "wb") else { throw ValidationError("\(out): \(Errno.current)") }
+        _ = bytes.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, file) }
+        fclose(file)
+        print("\(width)x\(height) \(format)")
+    }
+}
+
+/// How many pixels of two PNGs differ, each first reduced to the panel's format (a
+/// screenshot in full colour against what an RGB565 panel holds).
+struct PNGDiff: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "png-diff", abstract: "Count the pixels in which two PNGs differ.")
+    @Argument var first: String
+    @Argument var second: String
+    @Option(help: "rgb565 or xrgb8888") var format = "xrgb8888"
+
+    func run() throws {
+        let a = try load(first), b = try load(second)
+        guard a.width == b.width, a.height == b.height else {
+            throw ValidationError("sizes differ: \(a.width)x\(a.height) and \(b.width)x\(b.height)")
+        }
+        let f: PixelFormat = format == "rgb565" ? .rgb565 : .xrgb8888
+        var differ = 0
+        for i in 0..<a.pixels.count where f.decode(f.encode(a.pixels[i])) != f.decode(f.encode(b.pixels[i])) { differ += 1 }
+        let permille = differ * 1000 / a.pixels.count
+        print("differ=\(differ) total=\(a.pixels.count) permille=\(permille)")
+    }
+
+    private func load(_ path: String) throws -> RGBImage {
+        guard let file = fopen(path, "rb") else { throw ValidationError("\(path): \(Errno.current)") }
+        defer { fclose(file) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let n = fread(&chunk, 1, chunk.count, file)
+            if n <= 0 { break }
+            bytes += chunk[..<n]
+        }
+        return try PNGCodec.decode(bytes)
+    }
+}
+
+/// The console's mode: "text" or "graphics" (KDGETMODE on /dev/tty0).
+struct ConsoleModeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "console-mode", abstract: "Print the console's mode, text or graphics.")
+
+    func run() throws {
+        let fd = open("/dev/tty0", O_RDONLY | O_CLOEXEC | O_NOCTTY)
+        guard fd >= 0 else { throw ValidationError("/dev/tty0: \(Errno.current)") }
+        defer { close(fd) }
+        var mode: Int32 = 0
+        guard jukebox_console_get_mode(fd, &mode) == 0 else { throw ValidationError("KDGETMODE: \(Errno.current)") }
+        print(mode == Int32(KD_GRAPHICS) ? "graphics" : "text")
+    }
+}
