@@ -24,6 +24,7 @@ let package = Package(
         .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         .systemLibrary(name: "CJPEG", pkgConfig: "libjpeg", providers: [.apt(["libjpeg62-turbo-dev"])]),
+        .systemLibrary(name: "CDRM", pkgConfig: "libdrm", providers: [.apt(["libdrm-dev"])]),
 
         // C that Swift cannot express: alsa-lib's variadic error handler, ioctl macros,
         // libjpeg's long-jumping errors.
@@ -33,7 +34,7 @@ let package = Package(
         .target(
             name: "JukeboxCore",
             dependencies: [
-                "CAlsa", "CGpiod", "CFlac", "CMpg123", "CSystemd", "CFreeType", "CPNG", "CJukeboxShim",
+                "CAlsa", "CGpiod", "CFlac", "CMpg123", "CSystemd", "CFreeType", "CPNG", "CDRM", "CJukeboxShim",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "TOMLKit", package: "TOMLKit"),
             ]

@@ -23,7 +23,7 @@ struct RunCommand: ParsableCommand {
     @Option(help: "ALSA device, instead of the configured one (or list).")
     var device: String?
 
-    @Option(help: "Where the screen is drawn, instead of the configured display: auto, none, /dev/fbN or png:PATH.")
+    @Option(help: "Where the screen is drawn, instead of the configured display: auto, none, /dev/dri/cardN, /dev/fbN or png:PATH.")
     var display: String?
 
     @Option(help: "The state file (where playback was, kept across restarts), instead of the configured one; \"\" keeps none.")
@@ -37,7 +37,7 @@ struct RunCommand: ParsableCommand {
 
     func validate() throws {
         if let display, DisplayChoice(display) == nil {
-            throw ValidationError("--display \(display): use auto, none, /dev/fbN or png:PATH")
+            throw ValidationError("--display \(display): use auto, none, /dev/dri/cardN, /dev/fbN or png:PATH")
         }
     }
 

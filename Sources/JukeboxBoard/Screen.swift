@@ -47,8 +47,9 @@ struct FramebufferGrab: ParsableCommand {
     }
 }
 
-/// How many pixels of two PNGs differ, each first reduced to the panel's format (a
-/// screenshot in full colour against what an RGB565 panel holds).
+/// How many pixels of two pictures (PNG, or PPM from QEMU's screendump) differ, each
+/// first reduced to the panel's format (a screenshot in full colour against what an
+/// RGB565 panel holds).
 struct PNGDiff: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "png-diff", abstract: "Count the pixels in which two PNGs differ.")
     @Argument var first: String
@@ -77,7 +78,30 @@ struct PNGDiff: ParsableCommand {
             if n <= 0 { break }
             bytes += chunk[..<n]
         }
-        return try PNGCodec.decode(bytes)
+        return bytes.starts(with: Array("P6".utf8)) ? try ppm(bytes, path: path) : try PNGCodec.decode(bytes)
+    }
+
+    /// A binary PPM (P6, 8 bits), as QEMU's screendump writes it.
+    private func ppm(_ bytes: [UInt8], path: String) throws -> RGBImage {
+        var fields: [Int] = []
+        var i = 2
+        while fields.count < 3, i < bytes.count {
+            while i < bytes.count, bytes[i] == 0x20 || bytes[i] == 0x0A || bytes[i] == 0x0D || bytes[i] == 0x09 { i += 1 }
+            var value = 0
+            var digits = 0
+            while i < bytes.count, bytes[i] >= 0x30, bytes[i] <= 0x39 { value = value * 10 + Int(bytes[i] - 0x30); i += 1; digits += 1 }
+            guard digits > 0 else { throw ValidationError("\(path): not a P6 PPM header") }
+            fields.append(value)
+        }
+        i += 1  // the single whitespace after the maximum value
+        let (width, height) = (fields[0], fields[1])
+        guard fields.count == 3, fields[2] == 255, bytes.count >= i + width * height * 3 else {
+            throw ValidationError("\(path): a PPM of \(width)x\(height) needs \(width * height * 3) bytes of 8-bit RGB")
+        }
+        let pixels = (0..<(width * height)).map { p in
+            UInt32(bytes[i + p * 3]) << 16 | UInt32(bytes[i + p * 3 + 1]) << 8 | UInt32(bytes[i + p * 3 + 2])
+        }
+        return RGBImage(width: width, height: height, pixels: pixels)
     }
 }
 

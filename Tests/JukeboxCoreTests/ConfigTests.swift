@@ -253,7 +253,7 @@ import Testing
     }
 
     @Test func displayMistakesAreNamedWithTheirLine() {
-        #expect(error("[display]\ndevice = \"hdmi\"") == "j.toml:2:1: device is \"hdmi\"; it must be \"auto\", \"none\", a framebuffer such as \"/dev/fb1\", or \"png:PATH\"")
+        #expect(error("[display]\ndevice = \"hdmi\"") == "j.toml:2:1: device is \"hdmi\"; it must be \"auto\", \"none\", a DRM card such as \"/dev/dri/card1\", a framebuffer such as \"/dev/fb1\", or \"png:PATH\"")
         #expect(error("[display]\nrotate = 45") == "j.toml:2:1: rotate is 45; it must be 0, 90, 180 or 270")
         #expect(error("[display]\nsize = \"320*240\"")?.contains("WIDTHxHEIGHT") == true)
         #expect(error("[display]\nfonts = []")?.contains("fonts is empty") == true)

@@ -10,7 +10,8 @@ fail() { echo "fail $*" > /tmp/result; echo "FAIL: $*"; }
 # start_jukebox MUSIC_DIR [extra jukebox run options]: plays to the loopback card.
 # $PLAYBACK adds lines to [playback]; $AUDIO replaces the device line of [audio] (device
 # or devices, and more keys); $INPUT is appended (an [input] section and its entries).
-# No state is kept unless $STATE gives the lines of a [state] section (file = "...").
+# No state is kept unless $STATE gives the lines of a [state] section (file = "..."), and
+# nothing is drawn unless a scenario passes --display (it would cost every scenario CPU).
 start_jukebox() {
     dir=$1; shift
     # Defaults for the board unless $PLAYBACK sets them (TOML allows a key once).
@@ -32,6 +33,8 @@ allow_conversion = false
 keyboard = false
 [state]
 $state
+[display]
+device = "none"
 ${INPUT:-}
 CONF
     jukebox run --config /tmp/jukebox.toml --music-dir "$dir" --socket $CTL --verbose "$@" > /tmp/jukebox.log 2>&1 &

@@ -157,7 +157,7 @@ public enum ConfigLoader {
                 try allow(t, s, ["device", "rotate", "fonts", "size"])
                 if let device = try string(t, s, "device") {
                     guard let choice = DisplayChoice(device) else {
-                        throw error(s, "device", "device is \"\(device)\"; it must be \"auto\", \"none\", a framebuffer such as \"/dev/fb1\", or \"png:PATH\"")
+                        throw error(s, "device", "device is \"\(device)\"; it must be \"auto\", \"none\", a DRM card such as \"/dev/dri/card1\", a framebuffer such as \"/dev/fb1\", or \"png:PATH\"")
                     }
                     c.display.device = choice
                 }

@@ -204,9 +204,14 @@ public final class ScreenService: Service, @unchecked Sendable {
             return PNGDisplay(path: path, width: settings.pngWidth, height: settings.pngHeight, rotation: settings.rotate)
         case .framebuffer(let path):
             return try FramebufferDisplay(path: path, rotation: settings.rotate)
+        case .drm(let path):
+            return try DRMDisplay(path: path, rotation: settings.rotate)
         case .auto:
+            for card in DisplayChoice.drmCards() {
+                if let display = try? DRMDisplay(path: card, rotation: settings.rotate) { return display }
+            }
             guard let path = DisplayChoice.framebuffers().first else {
-                throw DisplayError(device: "a display", doing: "looking", reason: "no framebuffer in /dev", absent: true)
+                throw DisplayError(device: "a display", doing: "looking", reason: "no DRM display or framebuffer in /dev", absent: true)
             }
             return try FramebufferDisplay(path: path, rotation: settings.rotate)
         }
