@@ -63,7 +63,7 @@ public struct PixelFormat: Sendable, Equatable, CustomStringConvertible {
 
     /// Writes `pixels` (`rect.width` per row) into device memory at `base`, rows
     /// `stride` bytes apart, starting at `rect`'s corner.
-    func store(_ pixels: [UInt32], rect: PixelRect, into base: UnsafeMutableRawPointer, stride: Int) {
+    public func store(_ pixels: [UInt32], rect: PixelRect, into base: UnsafeMutableRawPointer, stride: Int) {
         pixels.withUnsafeBufferPointer { source in
             var i = 0
             for row in rect.y..<rect.maxY {

@@ -83,7 +83,7 @@ public final class ScreenRenderer {
             if let moment = LyricsMoment.at(ms, in: lyrics) {
                 fillLyrics(&c, moment: moment, lyrics: lyrics, layout: layout)
                 if playing {
-                    let moving = (moment.line != nil && c.fill < fonts.width(of: c.lyricCurrent, size: c.lyricSize)) || (moment.gap.map { $0 < 1 } ?? false)
+                    let moving = (moment.line != nil && c.fill < (fitted?.run.width ?? 0)) || (moment.gap.map { $0 < 1 } ?? false)
                     if moving { wakes.append(now + Self.fillInterval) }
                     if let next = Self.nextLyricChange(after: ms, in: lyrics) { wakes.append(now + UInt64(next - ms) * 1_000_000) }
                 }
@@ -107,27 +107,51 @@ public final class ScreenRenderer {
             c.gap = moment.gap.map { Int(($0 * Double(layout.gapBar.width)).rounded(.down)) }
             return
         }
-        let line = lines[index]
+        let fitted = fittedLine(lines[index], index: index, box: box)
         c.lyricLine = index
+        c.lyricSize = fitted.size
+        c.lyricCurrent = fitted.run.text
+        let filled: Double
+        if let word = moment.word, word < fitted.wordStarts.count {
+            filled = Double(fitted.wordStarts[word]) + moment.fraction * Double(fitted.wordWidths[word])
+        } else {
+            filled = moment.fraction * Double(fitted.run.width)
+        }
+        c.fill = min(fitted.run.width, max(0, Int(filled.rounded(.down))))
+    }
+
+    /// The current line as drawn: its size, its text (cut if it must be) laid out, and
+    /// where each word starts. Worked out once per line, not for each of its frames.
+    struct FittedLine {
+        var line: LyricLine
+        var index: Int
+        var size: Int
+        var run: TextRun
+        var wordStarts: [Int]
+        var wordWidths: [Int]
+    }
+    private var fitted: FittedLine?
+
+    private func fittedLine(_ line: LyricLine, index: Int, box: ScreenLayout.TextBox) -> FittedLine {
+        if let known = fitted, known.index == index, known.line == line, known.size <= box.size { return known }
         let room = box.rect.width - 2 * max(4, min(canvas.width, canvas.height) / 24)
         // Shrink a long line to fit, down to 70 %, before cutting it.
         var size = box.size
         while size > box.size * 7 / 10, fonts.width(of: line.text, size: size) > room { size -= max(1, size / 12) }
-        c.lyricSize = size
-        c.lyricCurrent = fonts.fitted(line.text, size: size, maxWidth: room)
-        let shownWidth = fonts.width(of: c.lyricCurrent, size: size)
-        var filled: Double
-        if let word = moment.word {
-            // The words' own text, as the line shows it after trimming its leading space.
-            let joined = line.words.map(\.text).joined()
-            let lead = joined.prefix { $0.isWhitespace }
-            var before = -fonts.width(of: String(lead), size: size)
-            for w in line.words[..<word] { before += fonts.width(of: w.text, size: size) }
-            filled = Double(before) + moment.fraction * Double(fonts.width(of: line.words[word].text, size: size))
-        } else {
-            filled = moment.fraction * Double(shownWidth)
+        let run = fonts.run(fonts.fitted(line.text, size: size, maxWidth: room), size: size)
+        // The words' own text, as the line shows it after trimming its leading space.
+        let lead = line.words.map(\.text).joined().prefix { $0.isWhitespace }
+        var pen = -fonts.width(of: String(lead), size: size)
+        var starts: [Int] = [], widths: [Int] = []
+        for word in line.words {
+            let w = fonts.width(of: word.text, size: size)
+            starts.append(pen)
+            widths.append(w)
+            pen += w
         }
-        c.fill = min(shownWidth, max(0, Int(filled.rounded(.down))))
+        let made = FittedLine(line: line, index: index, size: size, run: run, wordStarts: starts, wordWidths: widths)
+        fitted = made
+        return made
     }
 
     /// The next time after `ms` a line starts or ends (a gap can begin).
@@ -255,8 +279,9 @@ public final class ScreenRenderer {
             return box.rect
         }
         let textBox = ScreenLayout.TextBox(rect: box.rect, size: c.lyricSize, centered: true)
-        let width = fonts.width(of: c.lyricCurrent, size: c.lyricSize)
-        let x = box.rect.x + (box.rect.width - width) / 2
+        let run = fitted.map(\.run).flatMap { $0.text == c.lyricCurrent && $0.size == c.lyricSize ? $0 : nil }
+            ?? fonts.run(c.lyricCurrent, size: c.lyricSize)
+        let x = box.rect.x + (box.rect.width - run.width) / 2
         var area = box.rect
         if let (from, to) = strip {
             // A pixel either side: anti-aliased edges of the glyphs at the boundary.
@@ -264,12 +289,11 @@ public final class ScreenRenderer {
         }
         canvas.fill(area, Palette.background)
         let y = baseline(in: textBox)
-        fonts.draw(c.lyricCurrent, size: c.lyricSize, x: x, baseline: y, color: Palette.unsung, into: canvas, clip: area)
+        // Unsung right of the fill, sung left of it: each pixel is drawn once.
+        let unsung = PixelRect(x: x + c.fill, y: box.rect.y, width: area.maxX - x - c.fill, height: box.rect.height).intersection(area)
         let sung = PixelRect(x: x, y: box.rect.y, width: c.fill, height: box.rect.height).intersection(area)
-        if !sung.isEmpty {
-            canvas.fill(sung, Palette.background)
-            fonts.draw(c.lyricCurrent, size: c.lyricSize, x: x, baseline: y, color: Palette.sung, into: canvas, clip: sung)
-        }
+        if !unsung.isEmpty { fonts.draw(run, x: x, baseline: y, color: Palette.unsung, into: canvas, clip: unsung) }
+        if !sung.isEmpty { fonts.draw(run, x: x, baseline: y, color: Palette.sung, into: canvas, clip: sung) }
         return area
     }
 

@@ -117,6 +117,31 @@ public final class FontChain {
         return pen
     }
 
+    /// `text` laid out once at `size`: its glyphs and their places, for a line drawn many
+    /// times (the karaoke line, redrawn strip by strip up to 25 times a second).
+    public func run(_ text: String, size: Int) -> TextRun {
+        var placed: [(glyph: Glyph, x: Int)] = []
+        var pen = 0
+        for scalar in text.unicodeScalars {
+            guard let g = glyph(scalar, size: size) else { continue }
+            placed.append((g, pen))
+            pen += g.advance
+        }
+        return TextRun(text: text, size: size, placed: placed, width: pen)
+    }
+
+    /// Draws a laid-out run; glyphs outside `clip` cost nothing.
+    public func draw(_ run: TextRun, x: Int, baseline: Int, color: Color, into canvas: Canvas, clip: PixelRect) {
+        for (g, offset) in run.placed where g.width > 0 {
+            let left = x + offset + g.left
+            guard left < clip.maxX, left + g.width > clip.x else { continue }
+            g.mask.withUnsafeBufferPointer { mask in
+                canvas.blend(mask: mask, pitch: g.width, maskWidth: g.width, maskHeight: g.height,
+                             x: left, y: baseline - g.top, color: color, clip: clip)
+            }
+        }
+    }
+
     /// Whether some font in the chain has `scalar` (not the missing-glyph box).
     public func covers(_ scalar: Unicode.Scalar) -> Bool { source(of: scalar).index != 0 }
 
@@ -172,6 +197,14 @@ public final class FontChain {
         return Glyph(mask: mask, width: width, height: height, left: Int(slot.bitmap_left), top: Int(slot.bitmap_top),
                      advance: Int((slot.advance.x + 32) >> 6))
     }
+}
+
+/// Text laid out at one size by `FontChain.run`.
+public struct TextRun {
+    public let text: String
+    public let size: Int
+    fileprivate let placed: [(glyph: Glyph, x: Int)]
+    public let width: Int
 }
 
 /// No font could be used: the screen cannot draw text.
