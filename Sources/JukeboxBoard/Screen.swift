@@ -118,3 +118,54 @@ struct ConsoleModeCommand: ParsableCommand {
         print(mode == Int32(KD_GRAPHICS) ? "graphics" : "text")
     }
 }
+
+/// The screen's work for a stretch of playback, without the wall clock: the renderer
+/// steps through the track at the times the screen thread would wake (each change it
+/// announces, at most 25 frames a second), drawing and copying the damage into an RGB565
+/// buffer as a framebuffer flush does. Prints the CPU that took per second of playback.
+struct ScreenCost: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "screen-cost", abstract: "CPU the screen spends per second of playback.")
+    @Option var track: String
+    @Option var size = "320x240"
+    @Option(help: "Seconds of playback (default: the whole track).") var seconds: Double?
+    @Option var font: [String] = ["/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", "/usr/share/fonts/truetype/wqy/wqy-microhei.ttc"]
+
+    func run() throws {
+        guard let (width, height) = ConfigLoader.size(size) else { throw ValidationError("--size WIDTHxHEIGHT") }
+        var problems: [String] = []
+        let fonts = try FontChain(paths: font, problems: &problems)
+        var input = try Screenshot(track: track, seconds: 0).input(problems: &problems)
+        input.statusAt = 1_000_000_000
+        let duration = input.status?.duration ?? 0
+        let end = input.statusAt + UInt64((seconds ?? duration) * 1e9)
+        let renderer = ScreenRenderer(width: width, height: height, fonts: fonts)
+        var memory = [UInt16](repeating: 0, count: width * height)
+        let started = Self.cpu()
+        var now = input.statusAt, lastFrame: UInt64 = 0
+        var frames = 0, pixels = 0
+        while now < end {
+            let (content, next) = renderer.content(for: input, at: now)
+            let damage = renderer.render(content, cover: input.cover)
+            if !damage.isEmpty {
+                memory.withUnsafeMutableBytes { raw in
+                    for rect in damage.rects {
+                        PixelFormat.rgb565.store(renderer.canvas.copy(rect), rect: rect, into: raw.baseAddress!, stride: width * 2)
+                    }
+                }
+                frames += 1
+                pixels += damage.area
+                lastFrame = now
+            }
+            now = max(next ?? end, lastFrame + ScreenRenderer.fillInterval)
+        }
+        let cpu = Self.cpu() - started
+        let played = Double(end - input.statusAt) / 1e9
+        print("SCREENCOST seconds=\(Int(played)) cpu_ms=\(Int(cpu * 1000)) frames=\(frames) pixels=\(pixels) per_second_ms=\(Double(Int(cpu * 1e5 / played)) / 100)")
+    }
+
+    static func cpu() -> Double {
+        var t = timespec()
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t)
+        return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
+    }
+}

@@ -11,6 +11,8 @@ public enum DisplayChoice: Sendable, Equatable, CustomStringConvertible {
     case drm(String)
     /// The screen as a PNG file, rewritten when it changes (at most twice a second).
     case png(String)
+    /// Drawn into memory only, at this size: for benchmarks (`null:320x240`).
+    case memory(width: Int, height: Int)
     case none
 
     public init?(_ text: String) {
@@ -18,6 +20,9 @@ public enum DisplayChoice: Sendable, Equatable, CustomStringConvertible {
         case "auto": self = .auto
         case "none": self = .none
         case _ where text.hasPrefix("png:") && text.count > 4: self = .png(String(text.dropFirst(4)))
+        case _ where text.hasPrefix("null:"):
+            guard let size = ConfigLoader.size(String(text.dropFirst(5))) else { return nil }
+            self = .memory(width: size.width, height: size.height)
         case _ where text.hasPrefix("/dev/fb"): self = .framebuffer(text)
         case _ where text.hasPrefix("/dev/dri/"): self = .drm(text)
         default: return nil
@@ -29,6 +34,7 @@ public enum DisplayChoice: Sendable, Equatable, CustomStringConvertible {
         case .auto: "auto"
         case .none: "none"
         case .png(let path): "png:\(path)"
+        case .memory(let width, let height): "null:\(width)x\(height)"
         case .framebuffer(let path), .drm(let path): path
         }
     }

@@ -202,6 +202,8 @@ public final class ScreenService: Service, @unchecked Sendable {
             throw DisplayError(device: "none", doing: "opening", reason: "no display configured")
         case .png(let path):
             return PNGDisplay(path: path, width: settings.pngWidth, height: settings.pngHeight, rotation: settings.rotate)
+        case .memory(let width, let height):
+            return MemoryDisplay(width: width, height: height, rotation: settings.rotate)
         case .framebuffer(let path):
             return try FramebufferDisplay(path: path, rotation: settings.rotate)
         case .drm(let path):
