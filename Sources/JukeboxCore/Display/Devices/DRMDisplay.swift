@@ -33,12 +33,7 @@ public final class DRMDisplay: Display {
     public init(path: String, rotation: Rotation) throws(DisplayError) {
         self.path = path
         self.rotation = rotation
-        let device: Int32
-        do {
-            device = try systemCall { FilePath.withCString(path) { open($0, O_RDWR | O_CLOEXEC) } }
-        } catch {
-            throw DisplayError(device: path, doing: "opening", error)
-        }
+        let device = try openDisplayDevice(path)
         func fail(_ doing: String, _ reason: String) -> DisplayError {
             Glibc.close(device)
             return DisplayError(device: path, doing: doing, reason: reason)
@@ -93,14 +88,8 @@ public final class DRMDisplay: Display {
     }
 
     public func present(_ canvas: Canvas, damage: Damage) throws(DisplayError) {
-        var clips: [drmModeClip] = []
-        for rect in damage.rects {
-            let panel = rotation.panelRect(rect, panelWidth: panelWidth, panelHeight: panelHeight)
-                .intersection(PixelRect(x: 0, y: 0, width: panelWidth, height: panelHeight))
-            guard !panel.isEmpty else { continue }
-            let pixels = rotation.panelPixels(canvas, panelRect: panel, panelWidth: panelWidth, panelHeight: panelHeight)
-            PixelFormat.xrgb8888.store(pixels, rect: panel, into: memory, stride: pitch)
-            clips.append(drmModeClip(x1: UInt16(panel.x), y1: UInt16(panel.y), x2: UInt16(panel.maxX), y2: UInt16(panel.maxY)))
+        var clips = copy(canvas, damage: damage, format: .xrgb8888, into: memory, stride: pitch).map { panel in
+            drmModeClip(x1: UInt16(panel.x), y1: UInt16(panel.y), x2: UInt16(panel.maxX), y2: UInt16(panel.maxY))
         }
         guard !clips.isEmpty, !dirtyUnsupported else { return }
         let result = drmModeDirtyFB(fd, framebuffer, &clips, UInt32(clips.count))

@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Where the screen is drawn: a framebuffer, a DRM display, a PNG file. The renderer
 /// draws into a `Canvas` in the viewer's orientation; a display copies the damaged parts
 /// to its own memory, turned by its rotation, and makes them visible.
@@ -17,6 +21,33 @@ public protocol Display: AnyObject {
 extension Display {
     /// The size of the canvas drawn for it.
     public var canvasSize: (width: Int, height: Int) { rotation.canvasSize(panelWidth: panelWidth, panelHeight: panelHeight) }
+
+    /// Copies the damaged parts of `canvas` into panel memory at `base` (rows `stride`
+    /// bytes apart) in `format`, turned by `rotation`; returns the panel's rectangles
+    /// written, for a display that must be told (DRM's dirty clips).
+    @discardableResult
+    func copy(_ canvas: Canvas, damage: Damage, format: PixelFormat, into base: UnsafeMutableRawPointer, stride: Int) -> [PixelRect] {
+        let whole = PixelRect(x: 0, y: 0, width: panelWidth, height: panelHeight)
+        var written: [PixelRect] = []
+        for rect in damage.rects {
+            let panel = rotation.panelRect(rect, panelWidth: panelWidth, panelHeight: panelHeight).intersection(whole)
+            guard !panel.isEmpty else { continue }
+            format.store(rotation.panelPixels(canvas, panelRect: panel, panelWidth: panelWidth, panelHeight: panelHeight),
+                         rect: panel, into: base, stride: stride)
+            written.append(panel)
+        }
+        return written
+    }
+}
+
+/// A display's device node, opened for reading and writing; a node that is not there is
+/// an absent display (waited for), anything else an error.
+func openDisplayDevice(_ path: String) throws(DisplayError) -> Int32 {
+    do {
+        return try systemCall { FilePath.withCString(path) { open($0, O_RDWR | O_CLOEXEC) } }
+    } catch {
+        throw DisplayError(device: path, doing: "opening", error)
+    }
 }
 
 /// A display that failed: which, what it was doing, why.

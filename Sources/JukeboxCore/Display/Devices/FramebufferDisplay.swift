@@ -32,12 +32,7 @@ public final class FramebufferDisplay: Display {
     public init(path: String, rotation: Rotation) throws(DisplayError) {
         self.path = path
         self.rotation = rotation
-        let device: Int32
-        do {
-            device = try systemCall { FilePath.withCString(path) { open($0, O_RDWR | O_CLOEXEC) } }
-        } catch {
-            throw DisplayError(device: path, doing: "opening", error)
-        }
+        let device = try openDisplayDevice(path)
         var info = fb_var_screeninfo()
         var fixed = fb_fix_screeninfo()
         do {
@@ -96,13 +91,7 @@ public final class FramebufferDisplay: Display {
     }
 
     public func present(_ canvas: Canvas, damage: Damage) throws(DisplayError) {
-        for rect in damage.rects {
-            let panel = rotation.panelRect(rect, panelWidth: panelWidth, panelHeight: panelHeight)
-                .intersection(PixelRect(x: 0, y: 0, width: panelWidth, height: panelHeight))
-            guard !panel.isEmpty else { continue }
-            let pixels = rotation.panelPixels(canvas, panelRect: panel, panelWidth: panelWidth, panelHeight: panelHeight)
-            format.store(pixels, rect: panel, into: origin, stride: stride)
-        }
+        copy(canvas, damage: damage, format: format, into: origin, stride: stride)
     }
 
     public func close() {

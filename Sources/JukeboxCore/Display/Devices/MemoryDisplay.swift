@@ -16,14 +16,9 @@ public final class MemoryDisplay: Display {
     }
 
     public func present(_ canvas: Canvas, damage: Damage) throws(DisplayError) {
-        let (w, h) = (panelWidth, panelHeight)
+        let stride = panelWidth * 2
         memory.withUnsafeMutableBytes { raw in
-            for rect in damage.rects {
-                let panel = rotation.panelRect(rect, panelWidth: w, panelHeight: h).intersection(PixelRect(x: 0, y: 0, width: w, height: h))
-                guard !panel.isEmpty else { continue }
-                PixelFormat.rgb565.store(rotation.panelPixels(canvas, panelRect: panel, panelWidth: w, panelHeight: h),
-                                         rect: panel, into: raw.baseAddress!, stride: w * 2)
-            }
+            _ = copy(canvas, damage: damage, format: .rgb565, into: raw.baseAddress!, stride: stride)
         }
     }
 
