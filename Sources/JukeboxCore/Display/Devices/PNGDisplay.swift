@@ -7,8 +7,6 @@ public final class PNGDisplay: Display {
     public let panelHeight: Int
     public let rotation: Rotation
     public var name: String { "png:\(path) (\(panelWidth)x\(panelHeight))" }
-    /// Files written so far.
-    public private(set) var writes = 0
 
     public init(path: String, width: Int, height: Int, rotation: Rotation) {
         self.path = path
@@ -24,7 +22,6 @@ public final class PNGDisplay: Display {
         do {
             let bytes = try PNGCodec.encode(width: panelWidth, height: panelHeight, pixels: pixels)
             try AtomicFile.replace(path, with: bytes, durable: false)
-            writes += 1
         } catch let error as PNGCodec.Failure {
             throw DisplayError(device: path, doing: "encoding", reason: error.reason)
         } catch let error as AtomicFile.Failure {

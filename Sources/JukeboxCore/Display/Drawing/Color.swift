@@ -3,13 +3,6 @@ public struct Color: Sendable, Hashable {
     public var rgb: UInt32
 
     public init(rgb: UInt32) { self.rgb = rgb & 0xFF_FFFF }
-    public init(red: UInt8, green: UInt8, blue: UInt8) {
-        rgb = UInt32(red) << 16 | UInt32(green) << 8 | UInt32(blue)
-    }
-
-    public var red: UInt8 { UInt8(truncatingIfNeeded: rgb >> 16) }
-    public var green: UInt8 { UInt8(truncatingIfNeeded: rgb >> 8) }
-    public var blue: UInt8 { UInt8(truncatingIfNeeded: rgb) }
 
     /// `self` over `background` with coverage `alpha` (0 transparent, 255 opaque).
     @inline(__always)
@@ -22,11 +15,5 @@ public struct Color: Sendable, Hashable {
         let rb = ((redBlue &+ ((redBlue >> 8) & 0xFF00FF)) >> 8) & 0xFF00FF
         let g = ((green &+ ((green >> 8) & 0x00FF00)) >> 8) & 0x00FF00
         return rb | g
-    }
-
-    /// Between `self` (0) and `other` (1).
-    public func mixed(with other: Color, _ amount: Double) -> Color {
-        let a = UInt32(max(0, min(255, (amount * 255).rounded())))
-        return Color(rgb: Self.blend(other.rgb, over: rgb, alpha: a))
     }
 }
