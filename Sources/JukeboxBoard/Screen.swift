@@ -121,13 +121,14 @@ struct ConsoleModeCommand: ParsableCommand {
 
 /// The screen's work for a stretch of playback, without the wall clock: the renderer
 /// steps through the track at the times the screen thread would wake (each change it
-/// announces, at most 25 frames a second), drawing and copying the damage into an RGB565
+/// announces, at most `--fill-rate` frames a second), drawing and copying the damage into an RGB565
 /// buffer as a framebuffer flush does. Prints the CPU that took per second of playback.
 struct ScreenCost: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "screen-cost", abstract: "CPU the screen spends per second of playback.")
     @Option var track: String
     @Option var size = "320x240"
     @Option(help: "Seconds of playback (default: the whole track).") var seconds: Double?
+    @Option(help: "Frames a second while the fill moves, as [display] fill_rate.") var fillRate = ScreenRenderer.defaultFillRate
     @Option var font: [String] = ["/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", "/usr/share/fonts/truetype/wqy/wqy-microhei.ttc"]
 
     func run() throws {
@@ -138,7 +139,7 @@ struct ScreenCost: ParsableCommand {
         input.statusAt = 1_000_000_000
         let duration = input.status?.duration ?? 0
         let end = input.statusAt + UInt64((seconds ?? duration) * 1e9)
-        let renderer = ScreenRenderer(width: width, height: height, fonts: fonts)
+        let renderer = ScreenRenderer(width: width, height: height, fonts: fonts, fillRate: fillRate)
         var memory = [UInt16](repeating: 0, count: width * height)
         let started = Self.cpu()
         var now = input.statusAt, lastFrame: UInt64 = 0
@@ -156,7 +157,7 @@ struct ScreenCost: ParsableCommand {
                 pixels += damage.area
                 lastFrame = now
             }
-            now = max(next ?? end, lastFrame + ScreenRenderer.fillInterval)
+            now = max(next ?? end, lastFrame + renderer.fillInterval)
         }
         let cpu = Self.cpu() - started
         let played = Double(end - input.statusAt) / 1e9

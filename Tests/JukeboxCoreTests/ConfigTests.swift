@@ -249,6 +249,7 @@ import Testing
         #expect(c.display.pngWidth == 240 && c.display.pngHeight == 240 && c.display.fonts == ["/a.ttf", "/b.ttc"])
         #expect(try parse("[display]\ndevice = \"/dev/fb1\"").display.device == .framebuffer("/dev/fb1"))
         #expect(try parse("").display.device == .auto)
+        #expect(try parse("").display.fillRate == 10 && parse("[display]\nfill_rate = 25").display.fillRate == 25)
         #expect(ConfigChange(from: JukeboxConfig(), to: try parse("[display]\nrotate = 180")).parts == [.display])
     }
 
@@ -257,6 +258,7 @@ import Testing
         #expect(error("[display]\nrotate = 45") == "j.toml:2:1: rotate is 45; it must be 0, 90, 180 or 270")
         #expect(error("[display]\nsize = \"320*240\"")?.contains("WIDTHxHEIGHT") == true)
         #expect(error("[display]\nfonts = []")?.contains("fonts is empty") == true)
+        #expect(error("[display]\nfill_rate = 60")?.contains("fill_rate") == true)
         #expect(error("[display]\nrotae = 90")?.contains("did you mean \"rotate\"") == true)
     }
 }

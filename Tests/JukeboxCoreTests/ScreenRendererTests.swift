@@ -61,9 +61,9 @@ import Testing
         let start = i.statusAt
         let (a, wakeA) = r.content(for: i, at: start + Self.second / 2)
         #expect(a.kind == .lyrics && a.lyricCurrent == "Twinkle twinkle little star" && a.lyricPrevious == "before" && a.lyricNext == "after")
-        #expect(wakeA == start + Self.second / 2 + ScreenRenderer.fillInterval)
+        #expect(wakeA == start + Self.second / 2 + r.fillInterval)
         _ = r.render(a, cover: nil)
-        let (b, _) = r.content(for: i, at: start + Self.second / 2 + ScreenRenderer.fillInterval)
+        let (b, _) = r.content(for: i, at: start + Self.second / 2 + r.fillInterval)
         #expect(b.fill > a.fill)
         let damage = r.render(b, cover: nil)
         let box = r.layout(.lyrics).lyricCurrent.rect

@@ -154,7 +154,7 @@ public enum ConfigLoader {
             }
             if let t = try section("display") {
                 let s = "display"
-                try allow(t, s, ["device", "rotate", "fonts", "size"])
+                try allow(t, s, ["device", "rotate", "fonts", "size", "fill_rate"])
                 if let device = try string(t, s, "device") {
                     guard let choice = DisplayChoice(device) else {
                         throw error(s, "device", "device is \"\(device)\"; it must be \"auto\", \"none\", a DRM card such as \"/dev/dri/card1\", a framebuffer such as \"/dev/fb1\", or \"png:PATH\"")
@@ -177,6 +177,7 @@ public enum ConfigLoader {
                     }
                     (c.display.pngWidth, c.display.pngHeight) = (w, h)
                 }
+                c.display.fillRate = try int(t, s, "fill_rate", 1...ScreenRenderer.fastestFill) ?? c.display.fillRate
             }
             if let t = try section("input") {
                 c.input = try readInput(t, skipSeconds: c.playback.skipSeconds)

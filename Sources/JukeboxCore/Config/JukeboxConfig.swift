@@ -65,6 +65,8 @@ public struct JukeboxConfig: Sendable, Equatable {
         /// The size of a `png:` display (a real display has its own).
         public var pngWidth = 320
         public var pngHeight = 240
+        /// Frames a second while the karaoke fill moves (at most `ScreenRenderer.fastestFill`).
+        public var fillRate = ScreenRenderer.defaultFillRate
 
         public init() {}
     }

@@ -5,25 +5,38 @@
 public final class ScreenRenderer {
     public let canvas: Canvas
     private let fonts: FontChain
-    private var layouts: [ScreenLayout.Kind: ScreenLayout] = [:]
+    private var nowPlayingLayout: ScreenLayout?
+    private var lyricsLayout: ScreenLayout?
     private var shown: ScreenContent?
     private var scaledCover: (key: String, side: Int, image: RGBImage)?
     /// Frames drawn (any damage), for the benchmarks and tests.
     public private(set) var frames = 0
 
-    /// Fast enough for the eye, slow enough for a Pi Zero: the karaoke fill's frame rate.
-    public static let fillInterval: UInt64 = 40_000_000
+    /// The karaoke fill's frames a second: by default few enough that the screen costs at
+    /// most a fifth of playback's CPU (docs/benchmarks.md, bench/screen), and never more
+    /// than the eye needs.
+    public static let defaultFillRate = 10
+    public static let fastestFill = 25
+    /// Time between two frames of the fill.
+    public let fillInterval: UInt64
 
-    public init(width: Int, height: Int, fonts: FontChain) {
+    public init(width: Int, height: Int, fonts: FontChain, fillRate: Int = ScreenRenderer.defaultFillRate) {
         canvas = Canvas(width: width, height: height, color: Palette.background)
         self.fonts = fonts
+        fillInterval = 1_000_000_000 / UInt64(min(Self.fastestFill, max(1, fillRate)))
     }
 
     public func layout(_ kind: ScreenLayout.Kind) -> ScreenLayout {
-        if let known = layouts[kind] { return known }
-        let made = ScreenLayout(width: canvas.width, height: canvas.height, kind: kind)
-        layouts[kind] = made
-        return made
+        switch kind {
+        case .nowPlaying:
+            if let known = nowPlayingLayout { return known }
+            nowPlayingLayout = ScreenLayout(width: canvas.width, height: canvas.height, kind: kind)
+            return nowPlayingLayout!
+        case .lyrics:
+            if let known = lyricsLayout { return known }
+            lyricsLayout = ScreenLayout(width: canvas.width, height: canvas.height, kind: kind)
+            return lyricsLayout!
+        }
     }
 
     /// Forgets what is on the screen: the next frame is drawn whole (a display that was
@@ -56,22 +69,13 @@ public final class ScreenRenderer {
         let elapsed = input.elapsed(at: now)
         if let status, path != nil {
             let seconds = Int(elapsed)
-            c.elapsed = PlayerStatus.clock(Double(seconds))
+            let total = status.duration > 0 ? Int(status.duration.rounded(.up)) : nil
+            (c.elapsed, c.remaining) = clockTexts(seconds, total: total)
             if status.duration > 0 {
-                c.remaining = "-" + PlayerStatus.clock(Double(max(0, Int(status.duration.rounded(.up)) - seconds)))
                 c.bar = min(layout.bar.width, layout.bar.width * seconds / max(1, Int(status.duration)))
             }
         }
-        if let status {
-            let symbol = switch status.state {
-            case .playing: "▶"
-            case .paused: "❚❚"
-            case .stopped: "■"
-            case .loading: "…"
-            case .error: "!"
-            }
-            c.state = "\(symbol)  \(status.mode.rawValue.replacingDashes)"
-        }
+        if let status { c.state = stateText(status.state, status.mode) }
         let playing = status?.state == .playing
         if playing, let status {
             // The next whole second: the clock and the bar move then.
@@ -84,7 +88,7 @@ public final class ScreenRenderer {
                 fillLyrics(&c, moment: moment, lyrics: lyrics, layout: layout)
                 if playing {
                     let moving = (moment.line != nil && c.fill < (fitted?.run.width ?? 0)) || (moment.gap.map { $0 < 1 } ?? false)
-                    if moving { wakes.append(now + Self.fillInterval) }
+                    if moving { wakes.append(now + fillInterval) }
                     if let next = Self.nextLyricChange(after: ms, in: lyrics) { wakes.append(now + UInt64(next - ms) * 1_000_000) }
                 }
             }
@@ -180,6 +184,32 @@ public final class ScreenRenderer {
         }
         if status.state == .error, let error = status.lastError { return error }
         return nil
+    }
+
+    // The fill's frames come several times a second and mostly change one number: the
+    // texts that change once a second or less are kept rather than built for each frame.
+    private var clocks: (seconds: Int, total: Int?, texts: (String, String))?
+    private var state: (state: PlayerState, mode: PlayMode, text: String)?
+
+    private func clockTexts(_ seconds: Int, total: Int?) -> (String, String) {
+        if let known = clocks, known.seconds == seconds, known.total == total { return known.texts }
+        let texts = (PlayerStatus.clock(Double(seconds)), total.map { "-" + PlayerStatus.clock(Double(max(0, $0 - seconds))) } ?? "")
+        clocks = (seconds, total, texts)
+        return texts
+    }
+
+    private func stateText(_ playerState: PlayerState, _ mode: PlayMode) -> String {
+        if let known = state, known.state == playerState, known.mode == mode { return known.text }
+        let symbol = switch playerState {
+        case .playing: "▶"
+        case .paused: "❚❚"
+        case .stopped: "■"
+        case .loading: "…"
+        case .error: "!"
+        }
+        let text = "\(symbol)  \(mode.rawValue.replacingDashes)"
+        state = (playerState, mode, text)
+        return text
     }
 
     static func fileTitle(_ path: String) -> String {

@@ -7,7 +7,7 @@ import Glibc
 /// The screen: a thread of its own that draws what the player's observers report. It
 /// never blocks them: events only update a locked `ScreenInput` and wake the thread,
 /// which draws when something changed or when time moves something (the clock once a
-/// second, the karaoke fill at most 25 times a second), and not at all while paused. A
+/// second, the karaoke fill `fill_rate` times a second), and not at all while paused. A
 /// display that is absent or fails is logged once and tried again every 2 s.
 public final class ScreenService: Service, @unchecked Sendable {
     public let name = "screen"
@@ -27,9 +27,14 @@ public final class ScreenService: Service, @unchecked Sendable {
         var input = ScreenInput()
         var notices: [Notice: String] = [:]
         /// A track whose lyrics are still to be looked up.
-        var lookup: (path: String, metadata: TrackMetadata?)?
+        var lookup: Lookup?
         var changed = true
         var stop = false
+    }
+
+    private struct Lookup {
+        var path: String
+        var metadata: TrackMetadata?
     }
 
     /// How long the volume stays large after it changed.
@@ -54,7 +59,7 @@ public final class ScreenService: Service, @unchecked Sendable {
             if status.path != previous?.path || (status.metadata != nil && previous?.metadata == nil) {
                 inbox.input.lyrics = nil
                 inbox.input.cover = nil
-                inbox.lookup = status.path.map { ($0, status.metadata) }
+                inbox.lookup = status.path.map { Lookup(path: $0, metadata: status.metadata) }
             }
             inbox.input.status = status
             inbox.input.statusAt = now
@@ -115,6 +120,7 @@ public final class ScreenService: Service, @unchecked Sendable {
         var lastWrite: UInt64 = 0
         var frames = 0, pixels = 0, reportAt = MonotonicClock.now() + 1_000_000_000
         var lastLine: Int?
+        var input = ScreenInput()
         defer { display?.close() }
         while true {
             let now = MonotonicClock.now()
@@ -124,7 +130,7 @@ public final class ScreenService: Service, @unchecked Sendable {
                     display = opened
                     let size = opened.canvasSize
                     if renderer?.canvas.width != size.width || renderer?.canvas.height != size.height {
-                        renderer = ScreenRenderer(width: size.width, height: size.height, fonts: fonts)
+                        renderer = ScreenRenderer(width: size.width, height: size.height, fonts: fonts, fillRate: settings.fillRate)
                     }
                     renderer?.invalidate()
                     lastProblem = nil
@@ -141,9 +147,16 @@ public final class ScreenService: Service, @unchecked Sendable {
                     retryAt = now + Self.retryInterval
                 }
             }
-            let (input, lookup, stop) = shared.withLock { inbox in
-                defer { inbox.changed = false; inbox.lookup = nil }
-                return (inbox.input, inbox.lookup, inbox.stop)
+            // The input is copied only when it changed: most wakes are the fill's.
+            var lookup: Lookup?
+            let stop = shared.withLock { inbox in
+                if inbox.changed {
+                    input = inbox.input
+                    lookup = inbox.lookup
+                    inbox.lookup = nil
+                    inbox.changed = false
+                }
+                return inbox.stop
             }
             if stop { return }
             var wake: UInt64? = display == nil ? retryAt : nil
@@ -155,9 +168,9 @@ public final class ScreenService: Service, @unchecked Sendable {
                     if let line = content.lyricLine { logger.debug("screen: lyric line \(line) drawn at \(Int(input.elapsed(at: now) * 1000)) ms") }
                 }
                 for rect in damage.rects { pending.add(rect) }
-                // Frames at most 25 a second (a PNG twice a second): a clock tick that
+                // Frames at most `fill_rate` a second (a PNG twice a second): a clock tick that
                 // falls between two steps of the fill waits for the next step.
-                let interval = shown is PNGDisplay ? Self.pngInterval : ScreenRenderer.fillInterval
+                let interval = shown is PNGDisplay ? Self.pngInterval : renderer.fillInterval
                 if !pending.isEmpty, now >= lastWrite + interval {
                     do {
                         try shown.present(renderer.canvas, damage: pending)

@@ -118,7 +118,7 @@ public final class FontChain {
     }
 
     /// `text` laid out once at `size`: its glyphs and their places, for a line drawn many
-    /// times (the karaoke line, redrawn strip by strip up to 25 times a second).
+    /// times (the karaoke line, redrawn strip by strip several times a second).
     public func run(_ text: String, size: Int) -> TextRun {
         var placed: [(glyph: Glyph, x: Int)] = []
         var pen = 0
