@@ -50,6 +50,7 @@ public final class ControlServer: @unchecked Sendable {
     private let player: Player
     private let logger: Logger
     private let limits: Limits
+    private let musicDirectory: String
     private var listeners: [Int32] = []
     /// Our socket file and its identity, so stopping never deletes another server's socket.
     private var socketFile: (path: String, device: UInt64, inode: UInt64)?
@@ -68,10 +69,12 @@ public final class ControlServer: @unchecked Sendable {
     static let linesPerTurn = 64
     static let bytesPerRead = 64 << 10
 
-    public init(player: Player, logger: Logger, limits: Limits = Limits()) {
+    /// Files are named to clients relative to `musicDirectory`.
+    public init(player: Player, logger: Logger, limits: Limits = Limits(), musicDirectory: String = "") {
         self.player = player
         self.logger = logger
         self.limits = limits
+        self.musicDirectory = musicDirectory
     }
 
     /// Told, from the control thread, when the loop stops by itself (its poll failed).
@@ -240,7 +243,7 @@ public final class ControlServer: @unchecked Sendable {
             return
         }
         warnedFull = false
-        let client = ControlConnection(fd: fd, session: ControlSession(player: player, maximumCommandListBytes: limits.maximumCommandListBytes,
+        let client = ControlConnection(fd: fd, session: ControlSession(player: player, musicDirectory: musicDirectory, maximumCommandListBytes: limits.maximumCommandListBytes,
                                                                         commandsPerCall: Self.linesPerTurn),
                                        now: MonotonicClock.now())
         client.reply(MPDProtocol.greeting)

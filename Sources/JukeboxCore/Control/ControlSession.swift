@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// One client's conversation: turns request lines into player commands and status
 /// replies. It keeps the command-list state, so a half-sent list or a bad line only ever
 /// affects this client.
@@ -16,6 +20,12 @@ public final class ControlSession {
     }
 
     private let player: Player
+    /// Files are named to clients relative to this folder, as MPD's URIs are.
+    private let library: LibraryPaths
+    /// The tags this client asked for (`tagtypes`); all of them at first.
+    private var tags = Set(MPDTag.allCases)
+    /// The current file's average bitrate, worked out once per track.
+    private var bitrate: (path: String, kbps: Int?)?
     private let maximumCommandListBytes: Int
     private var list: [String]?
     /// A list that has ended and is being run, a bounded number of commands per call, so
@@ -30,9 +40,10 @@ public final class ControlSession {
     /// Whether an ended list still has commands to run (`continueList`).
     public var isRunningList: Bool { running != nil }
 
-    public init(player: Player, maximumCommandListBytes: Int = ControlServer.Limits().maximumCommandListBytes,
+    public init(player: Player, musicDirectory: String = "", maximumCommandListBytes: Int = ControlServer.Limits().maximumCommandListBytes,
                 commandsPerCall: Int = .max) {
         self.player = player
+        self.library = LibraryPaths(musicDirectory: musicDirectory)
         self.commandsPerCall = max(1, commandsPerCall)
         self.maximumCommandListBytes = maximumCommandListBytes
     }
@@ -108,11 +119,8 @@ public final class ControlSession {
     }
 
     static let commands = ["close", "command_list_begin", "command_list_end", "command_list_ok_begin", "commands",
-                           "currentsong", "next", "pause", "ping", "play", "playlistinfo", "previous", "random", "repeat",
-                           "seekcur", "setvol", "single", "status", "stop", "tagtypes", "volume"]
-
-    /// The tags `currentsong` and `playlistinfo` report.
-    static let tagTypes = ["Artist", "Album", "Title", "Track"]
+                           "currentsong", "next", "pause", "ping", "play", "playid", "playlistid", "playlistinfo", "previous",
+                           "random", "repeat", "seekcur", "setvol", "single", "status", "stop", "tagtypes", "volume"]
 
     // MARK: Commands
 
@@ -143,6 +151,18 @@ public final class ControlSession {
                 }
             } else {
                 player.perform(.play)
+            }
+        case "playid":
+            try arguments(0...1)
+            guard let arg = args.first else { player.perform(.play); break }
+            let id = try Self.integer(arg, name)
+            let listing = player.listing
+            guard let position = listing.ids.firstIndex(of: id) else {
+                throw MPDProtocol.Ack(code: .noExist, message: "No such song")
+            }
+            try player.perform { status in
+                guard status.queueVersion == listing.version else { throw MPDProtocol.Ack(code: .noExist, message: "No such song") }
+                return .playPosition(position)
             }
         case "pause":
             try arguments(0...1)
@@ -185,25 +205,49 @@ public final class ControlSession {
                 return .setMode(MPDProtocol.mode(repeat: f.repeat, random: f.random, single: f.single))
             }
         case "tagtypes":
-            // Clients narrow or widen the tags they want; we always send these few.
-            guard let sub = args.first else { return Self.tagTypes.map { "tagtype: \($0)\n" }.joined() }
-            guard ["clear", "all", "enable", "disable"].contains(sub) else {
+            guard let sub = args.first else { return MPDTag.allCases.filter(tags.contains).map { "tagtype: \($0.rawValue)\n" }.joined() }
+            switch sub {
+            case "all": tags = Set(MPDTag.allCases)
+            case "clear": tags = []
+            case "enable", "disable":
+                guard args.count > 1 else { throw MPDProtocol.Ack(code: .argument, message: "Not enough arguments") }
+                for word in args.dropFirst() where !MPDTag.isKnown(word) {
+                    throw MPDProtocol.Ack(code: .argument, message: "Unknown tag type: \(word.prefix(64))")
+                }
+                let named = args.dropFirst().compactMap(MPDTag.init(named:))
+                if sub == "enable" { tags.formUnion(named) } else { tags.subtract(named) }
+            default:
                 throw MPDProtocol.Ack(code: .argument, message: "Unknown sub command")
             }
         case "status":
             try arguments(0...0)
-            return Self.status(player.status)
+            let status = player.status
+            return Self.status(status, bitrate: status.state == .playing || status.state == .paused ? averageBitrate(status) : nil)
         case "currentsong":
             try arguments(0...0)
             let s = player.status
-            guard let path = s.path, let position = s.queuePosition else { return "" }
-            return Self.song(path: path, position: position, metadata: s.metadata, duration: s.duration)
-        case "playlistinfo":
+            guard let spot = s.selected, let path = s.path ?? player.listing.paths[safe: spot.position] else { return "" }
+            let playing = s.queuePosition == spot.position
+            return song(path: path, spot: spot, metadata: playing ? s.metadata : nil, info: playing ? s.info : nil,
+                        duration: playing ? s.duration : nil)
+        case "playlistinfo", "playlistid":
             try arguments(0...1)
             let s = player.status
-            return player.trackList.enumerated().map { i, path in
-                Self.song(path: path, position: i, metadata: i == s.queuePosition ? s.metadata : nil,
-                          duration: i == s.queuePosition ? s.duration : nil)
+            let listing = player.listing
+            var range = 0..<listing.paths.count
+            if let arg = args.first {
+                if name == "playlistid" {
+                    let id = try Self.integer(arg, name)
+                    guard let at = listing.ids.firstIndex(of: id) else { throw MPDProtocol.Ack(code: .noExist, message: "No such song") }
+                    range = at..<at + 1
+                } else {
+                    range = try Self.range(arg, within: listing.paths.count)
+                }
+            }
+            return range.map { i in
+                let playing = i == s.queuePosition
+                return song(path: listing.paths[i], spot: QueueSpot(position: i, id: listing.ids[i]),
+                            metadata: playing ? s.metadata : nil, info: playing ? s.info : nil, duration: playing ? s.duration : nil)
             }.joined()
         default:
             throw MPDProtocol.Ack(code: .unknown, message: "unknown command \"\(String(name.prefix(64)))\"")
@@ -224,38 +268,70 @@ public final class ControlSession {
         }
     }
 
-    static func status(_ s: PlayerStatus) -> String {
+    /// A position (`N`) or a range (`START:END`, `START:` to the end) of a queue of
+    /// `count` entries, as MPD takes them.
+    static func range(_ text: String, within count: Int) throws -> Range<Int> {
+        let bad = MPDProtocol.Ack(code: .argument, message: "Bad song index")
+        guard let colon = text.firstIndex(of: ":") else {
+            guard let n = Int(text), n >= 0, n < count else { throw bad }
+            return n..<n + 1
+        }
+        guard let start = Int(text[..<colon]), start >= 0 else { throw bad }
+        let rest = text[text.index(after: colon)...]
+        let end = rest.isEmpty ? count : Int(rest) ?? -1
+        guard end >= start else { throw bad }
+        guard start < count || start == end else { throw bad }
+        return min(start, count)..<min(end, count)
+    }
+
+    static func status(_ s: PlayerStatus, bitrate: Int?) -> String {
         let f = MPDProtocol.flags(s.mode)
         var out = "volume: \(s.volume)\nrepeat: \(f.repeat ? 1 : 0)\nrandom: \(f.random ? 1 : 0)\nsingle: \(f.single ? 1 : 0)\nconsume: 0\n"
-        out += "playlist: 1\nplaylistlength: \(s.queueLength)\n"
+        out += "partition: default\nplaylist: \(s.queueVersion)\nplaylistlength: \(s.queueLength)\nmixrampdb: 0\n"
         let state = switch s.state {
         case .playing, .loading: "play"
         case .paused: "pause"
         case .stopped, .error: "stop"
         }
         out += "state: \(state)\n"
-        if let position = s.queuePosition, state != "stop" {
-            out += "song: \(position)\nsongid: \(position + 1)\n"
-            out += "time: \(Int(s.elapsed)):\(Int(s.duration.rounded()))\n"
-            out += "elapsed: \(format3(s.elapsed))\nduration: \(format3(s.duration))\n"
+        if let spot = s.selected { out += "song: \(spot.position)\nsongid: \(spot.id)\n" }
+        if state != "stop", s.queuePosition != nil {
+            out += "time: \(Int(s.elapsed)):\(Int(s.duration.rounded()))\nelapsed: \(format3(s.elapsed))\n"
+            if let bitrate { out += "bitrate: \(bitrate)\n" }
+            out += "duration: \(format3(s.duration))\n"
             if let info = s.info { out += "audio: \(info.sampleRate):\(info.sampleFormat.bitsPerSample):\(info.channels)\n" }
         }
+        if let next = s.upcoming { out += "nextsong: \(next.position)\nnextsongid: \(next.id)\n" }
         // Not MPD's: where the audio goes (clients skip keys they do not know).
         out += "output: \(MPDProtocol.value(s.route.description))\nmixer: \(MPDProtocol.value(s.mixer))\n"
         if let error = s.lastError { out += "error: \(MPDProtocol.value(error))\n" }
         return out
     }
 
-    static func song(path: String, position: Int, metadata: TrackMetadata?, duration: Double?) -> String {
-        var out = "file: \(MPDProtocol.value(path))\n"
-        if let m = metadata {
-            if let v = m.title { out += "Title: \(MPDProtocol.value(v))\n" }
-            if let v = m.artist { out += "Artist: \(MPDProtocol.value(v))\n" }
-            if let v = m.album { out += "Album: \(MPDProtocol.value(v))\n" }
-            if let v = m.trackNumber { out += "Track: \(v)\n" }
+    /// One queue entry as MPD lists it: the file relative to the music folder, its format
+    /// and tags where known, its length, position and id. Only the tags this client asked
+    /// for (`tagtypes`) are listed.
+    func song(path: String, spot: QueueSpot, metadata: TrackMetadata?, info: StreamInfo?, duration: Double?) -> String {
+        var out = "file: \(MPDProtocol.value(library.uri(path)))\n"
+        if let info { out += "Format: \(info.sampleRate):\(info.sampleFormat.bitsPerSample):\(info.channels)\n" }
+        if let metadata {
+            for tag in MPDTag.allCases where tags.contains(tag) {
+                if let value = tag.value(in: metadata) { out += "\(tag.rawValue): \(MPDProtocol.value(value))\n" }
+            }
         }
-        if let duration, duration > 0 { out += "Time: \(Int(duration.rounded()))\nduration: \(format3(duration))\n" }
-        return out + "Pos: \(position)\nId: \(position + 1)\n"
+        if let duration, duration > 0 { out += "Time: \(Int(duration.rounded()))\nduration: \(Self.format3(duration))\n" }
+        return out + "Pos: \(spot.position)\nId: \(spot.id)\n"
+    }
+
+    /// The playing file's kbit/s over its whole length (MPD reports the decoder's current
+    /// figure; a file's average is what the box knows without decoding for it).
+    private func averageBitrate(_ s: PlayerStatus) -> Int? {
+        guard let path = s.path, s.duration > 0 else { return nil }
+        if let known = bitrate, known.path == path { return known.kbps }
+        var st = stat()
+        let kbps = FilePath.withCString(path) { stat($0, &st) } == 0 ? Int((Double(st.st_size) * 8 / s.duration / 1000).rounded()) : nil
+        bitrate = (path, kbps)
+        return kbps
     }
 
     static func format3(_ x: Double) -> String {

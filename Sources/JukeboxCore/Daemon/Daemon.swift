@@ -99,7 +99,7 @@ public final class Daemon: @unchecked Sendable {
         self.shared = shared
         services = ServiceGroup(logger: logger) { failure in Self.ask(shared, .failed(failure)) }
         engineService = EngineService(engine: engine)
-        control = ControlService(player: player, settings: config.control, logger: logger)
+        control = ControlService(player: player, settings: config.control, musicDirectory: config.library.musicDirectory, logger: logger)
         let player = self.player
         let actions = actionLog
         inputs = InputService(config: config.input, logger: logger) { action in
@@ -390,8 +390,11 @@ public final class Daemon: @unchecked Sendable {
         if change.parts.contains(.inputs) {
             services.restart(inputs) { inputs.config = new.input }
         }
-        if change.parts.contains(.control) {
-            services.restart(control) { control.control = new.control }
+        if change.parts.contains(.control) || old.library.musicDirectory != new.library.musicDirectory {
+            services.restart(control) {
+                control.control = new.control
+                control.musicDirectory = new.library.musicDirectory
+            }
         }
         if change.parts.contains(.library) {
             services.restart(library) { library.settings = .init(library: new.library, autoplay: new.playback.autoplay, index: new.state.libraryIndex) }

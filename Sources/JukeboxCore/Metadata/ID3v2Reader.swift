@@ -91,7 +91,7 @@ private struct FrameFormat {
 
 /// The frames kept, by their v2.3/v2.4 name or their v2.2 one.
 private enum FrameKind {
-    case title, artist, album, albumArtist, track, disc, date, genre
+    case title, artist, album, albumArtist, track, disc, date, genre, composer
     case unsyncedLyrics, syncedLyrics, picture, legacyPicture
 
     init?(id: String) {
@@ -104,6 +104,7 @@ private enum FrameKind {
         case "TPOS", "TPA": self = .disc
         case "TDRC", "TYER", "TYE": self = .date
         case "TCON", "TCO": self = .genre
+        case "TCOM", "TCM": self = .composer
         case "USLT", "ULT": self = .unsyncedLyrics
         case "SYLT", "SLT": self = .syncedLyrics
         case "APIC": self = .picture
@@ -148,6 +149,7 @@ private enum FrameKind {
             case .disc: if m.discNumber == nil { (m.discNumber, m.discTotal) = TrackMetadata.numberPair(value) }
             case .date: m.date = m.date ?? value
             case .genre: m.genre = m.genre ?? ID3Genres.resolve(value)
+            case .composer: m.composer = m.composer ?? value
             default: break
             }
         }

@@ -10,6 +10,8 @@ public struct TrackMetadata: Sendable, Equatable {
     public var discTotal: Int?
     public var date: String?
     public var genre: String?
+    public var composer: String?
+    public var performer: String?
     /// At most `TagLimits.maximumPictures`, none over `TagLimits.maximumPictureBytes`:
     /// whatever a reader adds, what is kept stays bounded.
     public var pictures: [EmbeddedPicture] = [] {
@@ -41,6 +43,8 @@ public struct TrackMetadata: Sendable, Equatable {
         discTotal = discTotal ?? other.discTotal
         date = date ?? other.date
         genre = genre ?? other.genre
+        composer = composer ?? other.composer
+        performer = performer ?? other.performer
         if pictures.isEmpty { pictures = other.pictures }
         if lyrics.isEmpty { lyrics = other.lyrics }
     }

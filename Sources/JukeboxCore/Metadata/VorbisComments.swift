@@ -28,6 +28,8 @@ enum VorbisComments {
                 m.discTotal = m.discTotal ?? total
             case "DISCTOTAL", "TOTALDISCS": m.discTotal = Int(value) ?? m.discTotal
             case "DATE", "YEAR": m.date = m.date ?? value
+            case "COMPOSER": m.composer = m.composer ?? value
+            case "PERFORMER": m.performer = m.performer ?? value
             case "GENRE": m.genre = m.genre ?? value
             default: break
             }

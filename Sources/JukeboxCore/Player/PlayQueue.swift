@@ -66,6 +66,21 @@ public struct PlayQueue<Generator: RandomNumberGenerator & Sendable>: Sendable {
         }
     }
 
+    /// What is due after the current track at its natural end, as far as it is known
+    /// without drawing anything (a shuffle cycle that ends here has no next yet): what
+    /// MPD's `nextsong` reports.
+    public var upcoming: Int? {
+        guard let current, count > 0 else { return nil }
+        switch mode {
+        case .repeatOne: return current
+        case .once: return current + 1 < count ? current + 1 : nil
+        case .repeatAll: return (current + 1) % count
+        case .shuffle:
+            guard shuffleOrder.count == count, shufflePosition + 1 < shuffleOrder.count else { return nil }
+            return shuffleOrder[shufflePosition + 1]
+        }
+    }
+
     /// What follows `position` at its natural end, when `position` is itself the track
     /// after the current one: the decode thread can be two tracks ahead of what is heard.
     /// In shuffle, nil across a cycle boundary (the next cycle is drawn when it starts).

@@ -46,6 +46,11 @@ public final class Player: @unchecked Sendable {
 
     // Confined to `queue`.
     private var tracks: [String] = []
+    /// Each queue entry's id, which stays with it while the queue changes around it
+    /// (MPD's `songid`), and the queue's version, which every change moves on.
+    private var ids: [Int] = []
+    private var lastId = 0
+    private var queueVersion = 1
     private var playQueue: PlayQueue<SystemRandom>
     private var state = PlayerState.stopped
     private var volume: Int
@@ -119,6 +124,10 @@ public final class Player: @unchecked Sendable {
     public func setTracks(_ paths: [String], provisional: Bool = false) {
         queue.async {
             let currentPath = self.playQueue.current.map { self.tracks[$0] }
+            if paths != self.tracks {
+                self.ids = self.idsKept(for: paths)
+                self.queueVersion += 1
+            }
             self.tracks = paths
             self.tracksFingerprint = QueueFingerprint(paths: paths)
             let kept = currentPath.flatMap { paths.firstIndex(of: $0) }
@@ -206,6 +215,25 @@ public final class Player: @unchecked Sendable {
     }
 
     public var trackList: [String] { queue.sync { tracks } }
+
+    /// The queue as clients list it: its version, and each entry's id and file.
+    public var listing: QueueListing { queue.sync { QueueListing(version: queueVersion, ids: ids, paths: tracks) } }
+
+    /// Ids for a new track list: an entry whose file was already queued keeps that
+    /// entry's id (the first unclaimed one, for a file queued twice); others get new ones.
+    private func idsKept(for paths: [String]) -> [Int] {
+        var old: [String: [Int]] = [:]
+        for (path, id) in zip(tracks, ids) { old[path, default: []].append(id) }
+        return paths.map { path in
+            if var known = old[path], !known.isEmpty {
+                let id = known.removeFirst()
+                old[path] = known
+                return id
+            }
+            lastId += 1
+            return lastId
+        }
+    }
 
     @discardableResult
     public func observe(_ handler: @escaping @Sendable (PlayerEvent) -> Void) -> Int {
@@ -534,6 +562,9 @@ public final class Player: @unchecked Sendable {
         s.state = state
         s.queueLength = tracks.count
         s.queuePosition = currentToken != nil ? playQueue.current : nil
+        s.selected = playQueue.current.map { QueueSpot(position: $0, id: ids[$0]) }
+        s.upcoming = playQueue.upcoming.map { QueueSpot(position: $0, id: ids[$0]) }
+        s.queueVersion = queueVersion
         s.path = s.queuePosition.flatMap { tracks[safe: $0] }
         s.metadata = currentToken.flatMap { opened[$0]?.metadata }
         s.info = currentInfo

@@ -9,6 +9,12 @@ public struct PlayerStatus: Sendable, Equatable {
     /// The current track's place in the queue, and its file.
     public var queuePosition: Int?
     public var queueLength = 0
+    /// The queue's current entry, also while stopped (where `play` starts: MPD's `song`),
+    /// and the one due after it (`nextsong`).
+    public var selected: QueueSpot?
+    public var upcoming: QueueSpot?
+    /// Moves on with every change to the queue (MPD's `playlist`).
+    public var queueVersion = 1
     public var path: String?
     public var metadata: TrackMetadata?
     public var info: StreamInfo?
@@ -30,6 +36,19 @@ public struct PlayerStatus: Sendable, Equatable {
         let s = Int(max(0, seconds))
         return "\(s / 60):\(String(s % 60).leftPadded(to: 2))"
     }
+}
+
+/// A queue entry by position and by id.
+public struct QueueSpot: Sendable, Equatable {
+    public var position: Int
+    public var id: Int
+}
+
+/// The queue as clients list it.
+public struct QueueListing: Sendable, Equatable {
+    public var version: Int
+    public var ids: [Int]
+    public var paths: [String]
 }
 
 /// Things that happen, as opposed to what is (the status).

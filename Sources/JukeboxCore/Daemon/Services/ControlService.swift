@@ -11,13 +11,14 @@ final class ControlService: Service, @unchecked Sendable {
     private let settings: ConditionLocked<Current>
     private struct Current {
         var control: JukeboxConfig.Control
+        var musicDirectory: String
         var server: ControlServer?
     }
 
-    init(player: Player, settings: JukeboxConfig.Control, logger: Logger) {
+    init(player: Player, settings: JukeboxConfig.Control, musicDirectory: String, logger: Logger) {
         self.player = player
         self.logger = logger
-        self.settings = ConditionLocked(Current(control: settings))
+        self.settings = ConditionLocked(Current(control: settings, musicDirectory: musicDirectory))
     }
 
     /// The settings the next start uses (a live reload restarts it through the group).
@@ -26,9 +27,15 @@ final class ControlService: Service, @unchecked Sendable {
         set { settings.withLock { $0.control = newValue } }
     }
 
+    /// The folder files are named relative to; also taken at the next start.
+    var musicDirectory: String {
+        get { settings.current.musicDirectory }
+        set { settings.withLock { $0.musicDirectory = newValue } }
+    }
+
     func start(died: @escaping @Sendable (any Error) -> Void) throws {
-        let control = self.control
-        let server = ControlServer(player: player, logger: logger, limits: control.limits)
+        let (control, musicDirectory) = settings.withLock { ($0.control, $0.musicDirectory) }
+        let server = ControlServer(player: player, logger: logger, limits: control.limits, musicDirectory: musicDirectory)
         server.onDeath = { died($0) }
         do {
             try server.start(socketPath: control.socketPath, tcpPort: control.tcpPort)

@@ -1,0 +1,97 @@
+import Testing
+@testable import JukeboxCore
+
+/// What a client sees of the queue: names relative to the music folder, ids that stay
+/// with their entries, a version that moves with every change, MPD's status fields and
+/// ranges. Driven through `ControlSession`, the code a socket's lines go through.
+@Suite struct MPDQueueProtocolTests {
+    func session(_ count: Int = 4) -> (ControlSession, Player, FakeEngine) {
+        let engine = FakeEngine()
+        let player = Player(engine: engine)
+        player.setTracks((0..<count).map { "/srv/music/Album/song \($0).flac" })
+        return (ControlSession(player: player, musicDirectory: "/srv/music/"), player, engine)
+    }
+
+    func reply(_ s: ControlSession, _ line: String) -> String {
+        guard case .reply(let text) = s.handle(line: line) else { return "" }
+        return text
+    }
+
+    func field(_ text: String, _ key: String) -> String? {
+        text.split(separator: "\n").first { $0.hasPrefix(key + ": ") }.map { String($0.dropFirst(key.count + 2)) }
+    }
+
+    @Test func filesAreNamedRelativeToTheMusicFolder() {
+        let (s, _, _) = session()
+        let listed = reply(s, "playlistinfo")
+        #expect(listed.hasPrefix("file: Album/song 0.flac\nPos: 0\nId: 1\n"), "\(listed)")
+        #expect(!listed.contains("/srv/music"))
+        #expect(LibraryPaths(musicDirectory: "/srv/music").uri("/elsewhere/a.flac") == "/elsewhere/a.flac")
+        #expect(LibraryPaths(musicDirectory: "/").uri("/a.flac") == "a.flac")
+    }
+
+    @Test func rangesAreHonoured() {
+        let (s, _, _) = session(5)
+        #expect(reply(s, "playlistinfo 2").components(separatedBy: "file: ").count == 2)
+        #expect(field(reply(s, "playlistinfo 2"), "Pos") == "2")
+        let middle = reply(s, "playlistinfo 1:3")
+        #expect(middle.components(separatedBy: "file: ").count == 3 && middle.contains("Pos: 1\n") && middle.contains("Pos: 2\n") && !middle.contains("Pos: 3\n"))
+        #expect(reply(s, "playlistinfo 3:").components(separatedBy: "file: ").count == 3)
+        #expect(reply(s, "playlistinfo 9") == "ACK [2@0] {playlistinfo} Bad song index\n")
+        #expect(reply(s, "playlistinfo 3:1") == "ACK [2@0] {playlistinfo} Bad song index\n")
+        #expect(reply(s, "playlistinfo -1") == "ACK [2@0] {playlistinfo} Bad song index\n")
+        #expect(reply(s, "playlistinfo 2:99").components(separatedBy: "file: ").count == 4)
+    }
+
+    @Test func idsStayWithTheirEntriesAndTheVersionMoves() {
+        let (s, player, _) = session(3)
+        let before = player.listing
+        #expect(before.ids == [1, 2, 3])
+        player.setTracks(["/srv/music/Album/song 2.flac", "/srv/music/new.flac", "/srv/music/Album/song 0.flac"])
+        let after = player.listing
+        #expect(after.ids == [3, 4, 1] && after.version > before.version)
+        #expect(field(reply(s, "status"), "playlist") == String(after.version))
+        player.setTracks(after.paths)
+        #expect(player.listing.version == after.version)  // nothing changed, nothing moves
+        #expect(field(reply(s, "playlistid 4"), "file") == "new.flac")
+        #expect(reply(s, "playlistid 99") == "ACK [50@0] {playlistid} No such song\n")
+    }
+
+    @Test func statusHasTheSongWhileStoppedAndWhatComesNext() {
+        let (s, _, engine) = session(3)
+        _ = reply(s, "playid 2")
+        #expect(engine.lastPlayToken != nil)
+        var status = reply(s, "status")
+        #expect(field(status, "song") == "1" && field(status, "songid") == "2")
+        #expect(field(status, "nextsong") == "2" && field(status, "nextsongid") == "3")
+        #expect(field(status, "mixrampdb") == "0" && field(status, "partition") == "default")
+        _ = reply(s, "stop")
+        status = reply(s, "status")
+        #expect(field(status, "state") == "stop" && field(status, "song") == "1" && field(status, "songid") == "2")
+        #expect(field(status, "elapsed") == nil)
+        #expect(reply(s, "currentsong").hasPrefix("file: Album/song 1.flac\n"))
+        #expect(reply(s, "playid 77") == "ACK [50@0] {playid} No such song\n")
+    }
+
+    @Test func tagTypesNarrowWhatIsListed() {
+        let (s, player, engine) = session(1)
+        _ = reply(s, "play 0")
+        var metadata = TrackMetadata()
+        metadata.title = "T"
+        metadata.artist = "A"
+        metadata.genre = "G"
+        metadata.composer = "C"
+        player.engineEvent(.trackOpened(token: engine.lastPlayToken!, info: StreamInfo(sampleRate: 44100, channels: 2, sampleFormat: .s16, totalFrames: 441_000), metadata: metadata))
+        let all = reply(s, "currentsong")
+        #expect(all.contains("Format: 44100:16:2\n") && all.contains("Artist: A\nTitle: T\nGenre: G\nComposer: C\n"), "\(all)")
+        #expect(reply(s, "tagtypes").contains("tagtype: AlbumArtist\n"))
+        _ = reply(s, "tagtypes clear")
+        _ = reply(s, "tagtypes enable title genre")
+        let narrowed = reply(s, "currentsong")
+        #expect(narrowed.contains("Title: T\nGenre: G\n") && !narrowed.contains("Artist:"), "\(narrowed)")
+        #expect(reply(s, "tagtypes") == "tagtype: Title\ntagtype: Genre\nOK\n")
+        #expect(reply(s, "tagtypes enable Colour") == "ACK [2@0] {tagtypes} Unknown tag type: Colour\n")
+        _ = reply(s, "tagtypes all")
+        #expect(reply(s, "currentsong").contains("Artist: A\n"))
+    }
+}
