@@ -56,8 +56,7 @@ struct StatusCommand: ParsableCommand {
                 let position = (status["song"].flatMap(Int.init) ?? 0) + 1
                 print("\(clock(elapsed)) / \(clock(duration))   track \(position) of \(status["playlistlength"] ?? "?")")
             }
-            let mode = MPDProtocol.mode(repeat: status["repeat"] == "1", random: status["random"] == "1", single: status["single"] == "1")
-            print("volume \(status["volume"] ?? "?")%   mode \(mode.rawValue)")
+            print("volume \(status["volume"] ?? "?")%   mode \(MPDProtocol.options(status).label)")
             if let output = status["output"] { print("output: \(output)") }
             if let mixer = status["mixer"] { print("mixer: \(mixer)") }
             if let error = status["error"] { print("error: \(error)") }

@@ -50,8 +50,8 @@ import Testing
     }
 
     private static func mode(_ status: [String: String]) -> PlayMode? {
-        guard let r = status["repeat"], let z = status["random"], let s = status["single"] else { return nil }
-        return MPDProtocol.mode(repeat: r == "1", random: z == "1", single: s == "1")
+        guard status["repeat"] != nil, status["random"] != nil, status["single"] != nil else { return nil }
+        return MPDProtocol.options(status).mode
     }
 
     /// The process's open descriptors, less the tracks it reads (the decoder opens the

@@ -174,8 +174,8 @@ import Testing
         #expect(try MPDProtocol.words(#"find "a b" "c \"d\"" """#) == ["find", "a b", "c \"d\"", ""])
         #expect(MPDProtocol.quote("a b") == "\"a b\"")
         for mode in PlayMode.allCases {
-            let f = MPDProtocol.flags(mode)
-            #expect(MPDProtocol.mode(repeat: f.repeat, random: f.random, single: f.single) == mode)
+            #expect(PlayOptions(mode: mode).mode == mode)
         }
+        #expect(MPDProtocol.options(["repeat": "1", "single": "oneshot", "consume": "1"]) == PlayOptions(repeat: true, single: .oneshot, consume: true))
     }
 }

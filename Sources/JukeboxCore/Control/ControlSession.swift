@@ -194,15 +194,20 @@ public final class ControlSession {
             player.perform { status in .setVolume(status.volume + delta) }
         case "random", "repeat", "single":
             try arguments(1...1)
-            let on = args[0] == "oneshot" ? true : try Self.boolean(args[0], name)
+            let single = name == "single" ? MPDProtocol.single(args[0]) : nil
+            let on = name == "single" ? single != nil : try Self.boolean(args[0], name)
+            guard on || name != "single" else {
+                throw MPDProtocol.Ack(code: .argument, message: "Boolean (0/1) or \"oneshot\" expected: \(args[0].prefix(64))")
+            }
+            // Read and set in one step on the player's queue: each switch on its own.
             player.perform { status in
-                var f = MPDProtocol.flags(status.mode)
+                var options = status.options
                 switch name {
-                case "random": f.random = on
-                case "repeat": f.repeat = on
-                default: f.single = on
+                case "random": options.random = on
+                case "repeat": options.repeat = on
+                default: options.single = single ?? .off
                 }
-                return .setMode(MPDProtocol.mode(repeat: f.repeat, random: f.random, single: f.single))
+                return .setOptions(options)
             }
         case "tagtypes":
             guard let sub = args.first else { return MPDTag.allCases.filter(tags.contains).map { "tagtype: \($0.rawValue)\n" }.joined() }
@@ -285,8 +290,8 @@ public final class ControlSession {
     }
 
     static func status(_ s: PlayerStatus, bitrate: Int?) -> String {
-        let f = MPDProtocol.flags(s.mode)
-        var out = "volume: \(s.volume)\nrepeat: \(f.repeat ? 1 : 0)\nrandom: \(f.random ? 1 : 0)\nsingle: \(f.single ? 1 : 0)\nconsume: 0\n"
+        let o = s.options
+        var out = "volume: \(s.volume)\nrepeat: \(o.repeat ? 1 : 0)\nrandom: \(o.random ? 1 : 0)\nsingle: \(MPDProtocol.text(o.single))\nconsume: \(o.consume ? 1 : 0)\n"
         out += "partition: default\nplaylist: \(s.queueVersion)\nplaylistlength: \(s.queueLength)\nmixrampdb: 0\n"
         let state = switch s.state {
         case .playing, .loading: "play"

@@ -60,22 +60,30 @@ public enum MPDProtocol {
         return "\"" + word.replacingAll("\\", with: "\\\\").replacingAll("\"", with: "\\\"") + "\""
     }
 
-    // MARK: Modes
+    // MARK: Options
 
-    /// MPD's three flags as one of our play modes: random wins, then single, then repeat.
-    public static func mode(repeat r: Bool, random: Bool, single: Bool) -> PlayMode {
-        if random { return .shuffle }
-        if single { return .repeatOne }
-        return r ? .repeatAll : .once
+    /// `single` as MPD writes it: 0, 1 or oneshot.
+    public static func text(_ single: PlayOptions.Single) -> String {
+        switch single {
+        case .off: "0"
+        case .on: "1"
+        case .oneshot: "oneshot"
+        }
     }
 
-    public static func flags(_ mode: PlayMode) -> (repeat: Bool, random: Bool, single: Bool) {
-        switch mode {
-        case .once: (false, false, false)
-        case .repeatAll: (true, false, false)
-        case .repeatOne: (true, false, true)
-        case .shuffle: (true, true, false)
+    public static func single(_ text: String) -> PlayOptions.Single? {
+        switch text {
+        case "0": .off
+        case "1": .on
+        case "oneshot": .oneshot
+        default: nil
         }
+    }
+
+    /// The options a `status` reply states.
+    public static func options(_ status: [String: String]) -> PlayOptions {
+        PlayOptions(repeat: status["repeat"] == "1", random: status["random"] == "1",
+                    single: status["single"].flatMap(single) ?? .off, consume: status["consume"] == "1")
     }
 }
 

@@ -1,11 +1,13 @@
-/// The queue, the play mode and the history of what was actually played.
+/// The queue, the play options and the history of what was actually played.
 ///
 /// It only decides which track comes next; it never touches audio. Every method that
 /// moves returns the new index, or nil when playback should stop.
 public struct PlayQueue<Generator: RandomNumberGenerator & Sendable>: Sendable {
     public private(set) var count: Int
     public private(set) var current: Int?
-    public private(set) var mode: PlayMode
+    public private(set) var options: PlayOptions
+    /// The mode the options amount to (the button's and the screen's view of them).
+    public var mode: PlayMode { options.mode }
     /// Indices played before the current one, most recent last; bounded.
     public private(set) var history: [Int] = []
     public let historyLimit: Int
@@ -15,12 +17,16 @@ public struct PlayQueue<Generator: RandomNumberGenerator & Sendable>: Sendable {
     private var shufflePosition = 0
     private var generator: Generator
 
-    public init(count: Int, mode: PlayMode = .once, historyLimit: Int = 100, generator: Generator) {
+    public init(count: Int, options: PlayOptions = PlayOptions(), historyLimit: Int = 100, generator: Generator) {
         self.count = count
-        self.mode = mode
+        self.options = options
         self.historyLimit = historyLimit
         self.generator = generator
-        if mode == .shuffle { reshuffle(startingWith: nil) }
+        if options.random { reshuffle(startingWith: nil) }
+    }
+
+    public init(count: Int, mode: PlayMode, historyLimit: Int = 100, generator: Generator) {
+        self.init(count: count, options: PlayOptions(mode: mode), historyLimit: historyLimit, generator: generator)
     }
 
     /// The track list changed (a rescan); the current track keeps its place if it survives.
@@ -28,13 +34,18 @@ public struct PlayQueue<Generator: RandomNumberGenerator & Sendable>: Sendable {
         self.count = count
         self.current = current.flatMap { $0 < count ? $0 : nil }
         history.removeAll()
-        if mode == .shuffle { reshuffle(startingWith: self.current) }
+        if options.random { reshuffle(startingWith: self.current) }
     }
 
+    /// A mode sets repeat, random and single; consume stays as it is.
     public mutating func setMode(_ newMode: PlayMode) {
-        guard newMode != mode else { return }
-        mode = newMode
-        if mode == .shuffle { reshuffle(startingWith: current) }
+        setOptions(PlayOptions(mode: newMode, consume: options.consume))
+    }
+
+    public mutating func setOptions(_ new: PlayOptions) {
+        let wasRandom = options.random
+        options = new
+        if options.random, !wasRandom { reshuffle(startingWith: current) }
     }
 
     /// Jumps to `index` as the user asked (play N); the track left goes on the history.
@@ -42,7 +53,7 @@ public struct PlayQueue<Generator: RandomNumberGenerator & Sendable>: Sendable {
     public mutating func jump(to index: Int) -> Int? {
         guard index >= 0, index < count else { return nil }
         move(to: index)
-        if mode == .shuffle, let at = shuffleOrder.firstIndex(of: index) { shufflePosition = at }
+        if options.random, let at = shuffleOrder.firstIndex(of: index) { shufflePosition = at }
         return index
     }
 
@@ -51,19 +62,21 @@ public struct PlayQueue<Generator: RandomNumberGenerator & Sendable>: Sendable {
     public mutating func retarget(to index: Int) {
         guard index >= 0, index < count else { return }
         current = index
-        if mode == .shuffle, let at = shuffleOrder.firstIndex(of: index) { shufflePosition = at }
+        if options.random, let at = shuffleOrder.firstIndex(of: index) { shufflePosition = at }
     }
 
     /// What follows the current track at its natural end, without moving: the player opens
     /// and primes that decoder before the current one ends.
     public mutating func peekAfterNaturalEnd() -> Int? {
         guard let current, count > 0 else { return count > 0 ? firstIndex() : nil }
-        switch mode {
-        case .repeatOne: return current
-        case .once: return current + 1 < count ? current + 1 : nil
-        case .repeatAll: return (current + 1) % count
-        case .shuffle: return peekShuffle()
-        }
+        if options.single != .off { return options.repeat ? current : nil }
+        if options.random { return peekShuffle() }
+        return following(current)
+    }
+
+    /// The entry after `index` in queue order: wrapping round with repeat, else none after the last.
+    private func following(_ index: Int) -> Int? {
+        index + 1 < count ? index + 1 : (options.repeat ? 0 : nil)
     }
 
     /// What is due after the current track at its natural end, as far as it is known
@@ -71,14 +84,10 @@ public struct PlayQueue<Generator: RandomNumberGenerator & Sendable>: Sendable {
     /// MPD's `nextsong` reports.
     public var upcoming: Int? {
         guard let current, count > 0 else { return nil }
-        switch mode {
-        case .repeatOne: return current
-        case .once: return current + 1 < count ? current + 1 : nil
-        case .repeatAll: return (current + 1) % count
-        case .shuffle:
-            guard shuffleOrder.count == count, shufflePosition + 1 < shuffleOrder.count else { return nil }
-            return shuffleOrder[shufflePosition + 1]
-        }
+        if options.single != .off { return options.repeat ? current : nil }
+        guard options.random else { return following(current) }
+        guard shuffleOrder.count == count, shufflePosition + 1 < shuffleOrder.count else { return nil }
+        return shuffleOrder[shufflePosition + 1]
     }
 
     /// What follows `position` at its natural end, when `position` is itself the track
@@ -86,24 +95,23 @@ public struct PlayQueue<Generator: RandomNumberGenerator & Sendable>: Sendable {
     /// In shuffle, nil across a cycle boundary (the next cycle is drawn when it starts).
     public mutating func peekAfterUpcoming(_ position: Int) -> Int? {
         guard count > 0 else { return nil }
-        switch mode {
-        case .repeatOne: return position
-        case .once: return position + 1 < count ? position + 1 : nil
-        case .repeatAll: return (position + 1) % count
-        case .shuffle:
-            guard let at = shuffleOrder.firstIndex(of: position), at + 1 < shuffleOrder.count, at > shufflePosition else { return nil }
-            return shuffleOrder[at + 1]
-        }
+        if options.single != .off { return options.repeat && options.single == .on ? position : nil }
+        guard options.random else { return following(position) }
+        guard let at = shuffleOrder.firstIndex(of: position), at + 1 < shuffleOrder.count, at > shufflePosition else { return nil }
+        return shuffleOrder[at + 1]
     }
 
     /// The current track ended by itself.
     public mutating func advanceAfterNaturalEnd() -> Int? {
-        guard let next = peekAfterNaturalEnd() else {
+        let next = peekAfterNaturalEnd()
+        // A one-shot single covers the track that just ended, and only that one.
+        if options.single == .oneshot { options.single = .off }
+        guard let next else {
             if let current { pushHistory(current) }
             self.current = nil
             return nil
         }
-        if mode == .shuffle { consumeShuffle() }
+        if options.random, next != current { consumeShuffle() }
         move(to: next)
         return next
     }
@@ -113,12 +121,11 @@ public struct PlayQueue<Generator: RandomNumberGenerator & Sendable>: Sendable {
         guard count > 0 else { return nil }
         guard let current else { return jump(to: firstIndex()) }
         let target: Int?
-        switch mode {
-        case .once: target = current + 1 < count ? current + 1 : nil
-        case .repeatAll, .repeatOne: target = (current + 1) % count
-        case .shuffle:
+        if options.random {
             target = peekShuffle()
             consumeShuffle()
+        } else {
+            target = following(current)
         }
         guard let target else {
             pushHistory(current)
@@ -136,11 +143,11 @@ public struct PlayQueue<Generator: RandomNumberGenerator & Sendable>: Sendable {
         while let last = history.popLast() {
             guard last < count else { continue }
             current = last
-            if mode == .shuffle, let at = shuffleOrder.firstIndex(of: last) { shufflePosition = at }
+            if options.random, let at = shuffleOrder.firstIndex(of: last) { shufflePosition = at }
             return last
         }
         guard let current else { return firstIndex() }
-        let target = current > 0 ? current - 1 : (mode == .once ? 0 : count - 1)
+        let target = current > 0 ? current - 1 : (options.repeat ? count - 1 : 0)
         self.current = target
         return target
     }
@@ -158,14 +165,14 @@ public struct PlayQueue<Generator: RandomNumberGenerator & Sendable>: Sendable {
            (-1..<count).contains(memory.shufflePosition) {
             shuffleOrder = memory.shuffleOrder
             shufflePosition = memory.shufflePosition
-        } else if mode == .shuffle {
+        } else if options.random {
             reshuffle(startingWith: current)
         }
     }
 
     // MARK: Internals
 
-    private func firstIndex() -> Int { mode == .shuffle && !shuffleOrder.isEmpty ? shuffleOrder[0] : 0 }
+    private func firstIndex() -> Int { options.random && !shuffleOrder.isEmpty ? shuffleOrder[0] : 0 }
 
     private mutating func move(to index: Int) {
         if let current { pushHistory(current) }
@@ -195,7 +202,9 @@ public struct PlayQueue<Generator: RandomNumberGenerator & Sendable>: Sendable {
         guard count > 0 else { return nil }
         if shuffleOrder.count != count { reshuffle(startingWith: current) }
         if shufflePosition + 1 >= shuffleOrder.count {
-            // The cycle is over: the next one starts, with a different first track.
+            // The cycle is over: without repeat, so is playback; with it, the next cycle
+            // starts, with a different first track.
+            guard options.repeat else { return nil }
             reshuffle(startingWith: nil, avoid: current)
             shufflePosition = -1
         }

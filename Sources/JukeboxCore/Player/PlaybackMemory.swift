@@ -9,19 +9,23 @@ public struct PlaybackMemory: Sendable, Equatable, Codable {
     /// The volume the user asked for.
     public var volume: Int
     public var mode: PlayMode
+    /// Repeat, random, single and consume as set last (nil in a file from before they
+    /// were kept: `mode` then stands for them).
+    public var options: PlayOptions?
     /// The queue's history and shuffle cycle, valid for the track list `queueFingerprint` names.
     public var queue: QueueMemory
     public var queueFingerprint: QueueFingerprint
     /// Where each folder that keeps its place was left.
     public var places: [FolderPlaces.Place]
 
-    public init(state: PlayerState, path: String?, frame: Int64, volume: Int, mode: PlayMode, queue: QueueMemory,
-                queueFingerprint: QueueFingerprint, places: [FolderPlaces.Place]) {
+    public init(state: PlayerState, path: String?, frame: Int64, volume: Int, mode: PlayMode, options: PlayOptions? = nil,
+                queue: QueueMemory, queueFingerprint: QueueFingerprint, places: [FolderPlaces.Place]) {
         self.state = state
         self.path = path
         self.frame = frame
         self.volume = volume
         self.mode = mode
+        self.options = options
         self.queue = queue
         self.queueFingerprint = queueFingerprint
         self.places = places

@@ -151,8 +151,9 @@ public final class Player: @unchecked Sendable {
                 self.places = FolderPlaces(folders: new.rememberFolders)
                 self.places.restore(saved)
             }
+            // The configured mode applies when it is changed, not over options set since.
+            if new.mode != self.settings.mode { self.playQueue.setMode(new.mode) }
             self.settings = new
-            self.playQueue.setMode(new.mode)
             self.setVolume(self.volume)
             self.scheduleNext()
             self.notify()
@@ -183,7 +184,7 @@ public final class Player: @unchecked Sendable {
         queue.async {
             self.setVolume(memory.volume)
             self.settings.mode = memory.mode
-            self.playQueue.setMode(memory.mode)
+            self.playQueue.setOptions(memory.options ?? PlayOptions(mode: memory.mode))
             self.places.restore(memory.places)
             if memory.queueFingerprint == self.tracksFingerprint { self.playQueue.restore(memory.queue) }
             let position = memory.path.flatMap { path in
@@ -295,6 +296,9 @@ public final class Player: @unchecked Sendable {
         case .setMode(let mode):
             settings.mode = mode
             playQueue.setMode(mode)
+            scheduleNext()
+        case .setOptions(let options):
+            playQueue.setOptions(options)
             scheduleNext()
         case .cycleMode:
             handle(.setMode(playQueue.mode.cycled))
@@ -554,7 +558,8 @@ public final class Player: @unchecked Sendable {
         case .stopped, .error: .stopped
         }
         return PlaybackMemory(state: resting, path: path, frame: frame, volume: volume, mode: playQueue.mode,
-                              queue: playQueue.memory, queueFingerprint: tracksFingerprint, places: places.saved)
+                              options: playQueue.options, queue: playQueue.memory, queueFingerprint: tracksFingerprint,
+                              places: places.saved)
     }
 
     private func makeStatus() -> PlayerStatus {
@@ -570,7 +575,7 @@ public final class Player: @unchecked Sendable {
         s.info = currentInfo
         s.elapsed = elapsed
         s.duration = duration
-        s.mode = playQueue.mode
+        s.options = playQueue.options
         s.volume = volume
         let snapshot = engine.snapshot
         s.route = snapshot.route

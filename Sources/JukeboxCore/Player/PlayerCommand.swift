@@ -20,6 +20,8 @@ public enum PlayerCommand: Sendable, Equatable {
     /// Volume up (+1) or down (-1) by the configured step, or by several steps.
     case volumeStep(Int)
     case setMode(PlayMode)
+    /// MPD's repeat, random, single and consume, each on its own.
+    case setOptions(PlayOptions)
     case cycleMode
     /// Held fast-forward / rewind: skips repeatedly from begin to end.
     case fastForward(Phase)
@@ -46,6 +48,7 @@ extension PlayerCommand: CustomStringConvertible {
         case .setVolume(let v): return "volume \(v)"
         case .volumeStep(let n): return "volume \(n >= 0 ? "+" : "")\(n) step\(abs(n) == 1 ? "" : "s")"
         case .setMode(let m): return "mode \(m.rawValue)"
+        case .setOptions(let o): return "options \(o.label)"
         case .cycleMode: return "next mode"
         case .fastForward(let phase): return "fast-forward \(phase == .begin ? "begin" : "end")"
         case .rewind(let phase): return "rewind \(phase == .begin ? "begin" : "end")"

@@ -22,7 +22,13 @@ public struct PlayerStatus: Sendable, Equatable {
     public var duration: Double = 0
     /// How much of a streamed track has arrived (0–1); local files are always 1.
     public var buffered: Double = 1
-    public var mode: PlayMode = .once
+    /// Repeat, random, single and consume.
+    public var options = PlayOptions()
+    /// The mode the options amount to; setting one sets repeat, random and single.
+    public var mode: PlayMode {
+        get { options.mode }
+        set { options = PlayOptions(mode: newValue, consume: options.consume) }
+    }
     public var volume = 100
     /// Where the audio goes: playing on a device, waiting for one, or lost.
     public var route = RouteState.idle

@@ -78,7 +78,7 @@ public final class StateSaver: @unchecked Sendable {
     /// A change worth writing straight away.
     static func matters(from before: PlayerStatus, to after: PlayerStatus, seconds: Double) -> Bool {
         if before.state != after.state || before.path != after.path || before.queuePosition != after.queuePosition
-            || before.volume != after.volume || before.mode != after.mode {
+            || before.volume != after.volume || before.options != after.options {
             return true
         }
         let wasPlaying = before.state == .playing

@@ -75,7 +75,7 @@ public final class ScreenRenderer {
                 c.bar = min(layout.bar.width, layout.bar.width * seconds / max(1, Int(status.duration)))
             }
         }
-        if let status { c.state = stateText(status.state, status.mode) }
+        if let status { c.state = stateText(status.state, status.options) }
         let playing = status?.state == .playing
         if playing, let status {
             // The next whole second: the clock and the bar move then.
@@ -189,7 +189,7 @@ public final class ScreenRenderer {
     // The fill's frames come several times a second and mostly change one number: the
     // texts that change once a second or less are kept rather than built for each frame.
     private var clocks: (seconds: Int, total: Int?, texts: (String, String))?
-    private var state: (state: PlayerState, mode: PlayMode, text: String)?
+    private var state: (state: PlayerState, options: PlayOptions, text: String)?
 
     private func clockTexts(_ seconds: Int, total: Int?) -> (String, String) {
         if let known = clocks, known.seconds == seconds, known.total == total { return known.texts }
@@ -198,8 +198,8 @@ public final class ScreenRenderer {
         return texts
     }
 
-    private func stateText(_ playerState: PlayerState, _ mode: PlayMode) -> String {
-        if let known = state, known.state == playerState, known.mode == mode { return known.text }
+    private func stateText(_ playerState: PlayerState, _ options: PlayOptions) -> String {
+        if let known = state, known.state == playerState, known.options == options { return known.text }
         let symbol = switch playerState {
         case .playing: "▶"
         case .paused: "❚❚"
@@ -207,8 +207,8 @@ public final class ScreenRenderer {
         case .loading: "…"
         case .error: "!"
         }
-        let text = "\(symbol)  \(mode.rawValue.replacingDashes)"
-        state = (playerState, mode, text)
+        let text = "\(symbol)  \(options.label)"
+        state = (playerState, options, text)
         return text
     }
 
@@ -360,8 +360,4 @@ public final class ScreenRenderer {
         let bar = PixelRect(x: inner.x + inner.width / 10, y: inner.maxY - barHeight * 2, width: inner.width * 8 / 10, height: barHeight)
         _ = drawBar(bar, filled: bar.width * max(0, min(100, volume)) / 100)
     }
-}
-
-extension String {
-    var replacingDashes: String { String(map { $0 == "-" ? " " : $0 }) }
 }

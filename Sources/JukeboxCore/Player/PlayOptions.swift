@@ -1,0 +1,67 @@
+/// How the queue goes on, as MPD's four independent switches: `repeat`, `random`,
+/// `single` and `consume`. The box's play modes (once, repeat all, repeat one, shuffle),
+/// which the mode button cycles and the screen shows, are a view over them.
+///
+/// | mode       | repeat | random | single |
+/// |------------|--------|--------|--------|
+/// | once       | 0      | 0      | 0      |
+/// | repeat all | 1      | 0      | 0      |
+/// | repeat one | 1      | 0      | 1      |
+/// | shuffle    | 1      | 1      | 0      |
+///
+/// Choosing a mode sets those three and leaves `consume` alone.
+public struct PlayOptions: Sendable, Equatable, Codable {
+    public enum Single: String, Sendable, Codable {
+        case off, on
+        /// As `on` for the current track only: when it ends, single is off again.
+        case oneshot
+    }
+
+    /// After the last track, start again from the first (with `single`: the same track again).
+    public var `repeat` = false
+    /// A random order in which every track plays once per cycle.
+    public var random = false
+    /// Stop after the current track (with `repeat`: play it again).
+    public var single = Single.off
+    /// A track played leaves the queue.
+    public var consume = false
+
+    public init(repeat r: Bool = false, random: Bool = false, single: Single = .off, consume: Bool = false) {
+        self.repeat = r
+        self.random = random
+        self.single = single
+        self.consume = consume
+    }
+
+    public init(mode: PlayMode, consume: Bool = false) {
+        switch mode {
+        case .once: self.init(consume: consume)
+        case .repeatAll: self.init(repeat: true, consume: consume)
+        case .repeatOne: self.init(repeat: true, single: .on, consume: consume)
+        case .shuffle: self.init(repeat: true, random: true, consume: consume)
+        }
+    }
+
+    /// The nearest mode: random wins, then single with repeat, then repeat.
+    public var mode: PlayMode {
+        if random { return .shuffle }
+        if single != .off, `repeat` { return .repeatOne }
+        return `repeat` ? .repeatAll : .once
+    }
+
+    /// Words for the screen: the mode's, or what differs from it ("single", "shuffle once").
+    public var label: String {
+        var words: String
+        switch (random, single, `repeat`) {
+        case (true, _, true): words = "shuffle"
+        case (true, _, false): words = "shuffle once"
+        case (false, .off, true): words = "repeat all"
+        case (false, .off, false): words = "once"
+        case (false, _, true): words = "repeat one"
+        case (false, _, false): words = "single"
+        }
+        if random, single != .off { words += ", single" }
+        if consume { words += ", consume" }
+        return words
+    }
+}
