@@ -57,6 +57,22 @@ import Testing
         #expect(reply(s, "playlistid 99") == "ACK [50@0] {playlistid} No such song\n")
     }
 
+    @Test func plchangesListsWhatChangedSinceAVersion() {
+        let (s, player, _) = session(3)
+        let first = player.listing.version
+        #expect(reply(s, "plchanges 0").components(separatedBy: "file: ").count == 4)
+        #expect(reply(s, "plchanges \(first)") == "OK\n")
+        // The first two stay where they were; the third is new.
+        player.setTracks(["/srv/music/Album/song 0.flac", "/srv/music/Album/song 1.flac", "/srv/music/x.flac"])
+        let changed = reply(s, "plchanges \(first)")
+        #expect(changed == "file: x.flac\nPos: 2\nId: 4\nOK\n", "\(changed)")
+        #expect(reply(s, "plchangesposid \(first)") == "cpos: 2\nId: 4\nOK\n")
+        #expect(reply(s, "plchangesposid \(first) 0:2") == "OK\n")
+        // A version this queue never had (another run's): everything.
+        #expect(reply(s, "plchangesposid 999").components(separatedBy: "cpos: ").count == 4)
+        #expect(reply(s, "plchanges x") == "ACK [2@0] {plchanges} Integer expected: x\n")
+    }
+
     @Test func statusHasTheSongWhileStoppedAndWhatComesNext() {
         let (s, _, engine) = session(3)
         _ = reply(s, "playid 2")

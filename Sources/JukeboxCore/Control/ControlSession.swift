@@ -119,7 +119,7 @@ public final class ControlSession {
     }
 
     static let commands = ["close", "command_list_begin", "command_list_end", "command_list_ok_begin", "commands",
-                           "currentsong", "next", "pause", "ping", "play", "playid", "playlistid", "playlistinfo", "previous",
+                           "currentsong", "next", "pause", "ping", "play", "playid", "playlistid", "playlistinfo", "plchanges", "plchangesposid", "previous",
                            "random", "repeat", "seekcur", "setvol", "single", "status", "stop", "tagtypes", "volume"]
 
     // MARK: Commands
@@ -235,6 +235,18 @@ public final class ControlSession {
             let playing = s.queuePosition == spot.position
             return song(path: path, spot: spot, metadata: playing ? s.metadata : nil, info: playing ? s.info : nil,
                         duration: playing ? s.duration : nil)
+        case "plchanges", "plchangesposid":
+            try arguments(1...2)
+            let since = try Self.integer(args[0], name)
+            let s = player.status
+            let listing = player.listing
+            var positions = listing.changed(since: since)
+            if args.count == 2 {
+                let range = try Self.range(args[1], within: listing.paths.count)
+                positions = positions.filter(range.contains)
+            }
+            if name == "plchangesposid" { return positions.map { "cpos: \($0)\nId: \(listing.ids[$0])\n" }.joined() }
+            return songs(positions, of: listing, status: s)
         case "playlistinfo", "playlistid":
             try arguments(0...1)
             let s = player.status
@@ -249,11 +261,7 @@ public final class ControlSession {
                     range = try Self.range(arg, within: listing.paths.count)
                 }
             }
-            return range.map { i in
-                let playing = i == s.queuePosition
-                return song(path: listing.paths[i], spot: QueueSpot(position: i, id: listing.ids[i]),
-                            metadata: playing ? s.metadata : nil, info: playing ? s.info : nil, duration: playing ? s.duration : nil)
-            }.joined()
+            return songs(range, of: listing, status: s)
         default:
             throw MPDProtocol.Ack(code: .unknown, message: "unknown command \"\(String(name.prefix(64)))\"")
         }
@@ -326,6 +334,15 @@ public final class ControlSession {
         }
         if let duration, duration > 0 { out += "Time: \(Int(duration.rounded()))\nduration: \(Self.format3(duration))\n" }
         return out + "Pos: \(spot.position)\nId: \(spot.id)\n"
+    }
+
+    /// Queue entries at `positions`; the playing one with what its decoder found.
+    func songs(_ positions: some Sequence<Int>, of listing: QueueListing, status s: PlayerStatus) -> String {
+        positions.map { i in
+            let playing = i == s.queuePosition
+            return song(path: listing.paths[i], spot: QueueSpot(position: i, id: listing.ids[i]),
+                        metadata: playing ? s.metadata : nil, info: playing ? s.info : nil, duration: playing ? s.duration : nil)
+        }.joined()
     }
 
     /// The playing file's kbit/s over its whole length (MPD reports the decoder's current

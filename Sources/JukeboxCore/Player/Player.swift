@@ -51,6 +51,8 @@ public final class Player: @unchecked Sendable {
     private var ids: [Int] = []
     private var lastId = 0
     private var queueVersion = 1
+    /// The version at which each entry last got its id or place (MPD's `plchanges`).
+    private var entryVersions: [Int] = []
     private var playQueue: PlayQueue<SystemRandom>
     private var state = PlayerState.stopped
     private var volume: Int
@@ -125,8 +127,12 @@ public final class Player: @unchecked Sendable {
         queue.async {
             let currentPath = self.playQueue.current.map { self.tracks[$0] }
             if paths != self.tracks {
-                self.ids = self.idsKept(for: paths)
+                let kept = self.idsKept(for: paths)
                 self.queueVersion += 1
+                self.entryVersions = kept.indices.map { i in
+                    i < self.ids.count && self.ids[i] == kept[i] ? self.entryVersions[i] : self.queueVersion
+                }
+                self.ids = kept
             }
             self.tracks = paths
             self.tracksFingerprint = QueueFingerprint(paths: paths)
@@ -218,7 +224,7 @@ public final class Player: @unchecked Sendable {
     public var trackList: [String] { queue.sync { tracks } }
 
     /// The queue as clients list it: its version, and each entry's id and file.
-    public var listing: QueueListing { queue.sync { QueueListing(version: queueVersion, ids: ids, paths: tracks) } }
+    public var listing: QueueListing { queue.sync { QueueListing(version: queueVersion, ids: ids, paths: tracks, changedAt: entryVersions) } }
 
     /// Ids for a new track list: an entry whose file was already queued keeps that
     /// entry's id (the first unclaimed one, for a file queued twice); others get new ones.

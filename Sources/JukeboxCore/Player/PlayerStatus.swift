@@ -55,6 +55,15 @@ public struct QueueListing: Sendable, Equatable {
     public var version: Int
     public var ids: [Int]
     public var paths: [String]
+    /// The version at which each entry came to be where it is.
+    public var changedAt: [Int]
+
+    /// The positions that changed after `version`: all of them for a version this queue
+    /// never had (a client that knew another run's queue).
+    public func changed(since version: Int) -> [Int] {
+        guard version <= self.version else { return Array(paths.indices) }
+        return changedAt.indices.filter { changedAt[$0] > version }
+    }
 }
 
 /// Things that happen, as opposed to what is (the status).
