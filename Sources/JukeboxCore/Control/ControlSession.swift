@@ -19,9 +19,9 @@ public final class ControlSession {
         case none
     }
 
-    private let player: Player
+    let player: Player
     /// Files are named to clients relative to this folder, as MPD's URIs are.
-    private let library: LibraryPaths
+    let library: LibraryPaths
     /// The tags this client asked for (`tagtypes`); all of them at first.
     private var tags = Set(MPDTag.allCases)
     /// The current file's average bitrate, worked out once per track.
@@ -118,9 +118,10 @@ public final class ControlSession {
         return String(first.prefix(64).filter { $0.isLetter || $0.isNumber || $0 == "_" })
     }
 
-    static let commands = ["close", "command_list_begin", "command_list_end", "command_list_ok_begin", "commands",
-                           "currentsong", "next", "pause", "ping", "play", "playid", "playlistid", "playlistinfo", "plchanges", "plchangesposid", "previous",
-                           "random", "repeat", "seekcur", "setvol", "single", "status", "stop", "tagtypes", "volume"]
+    static let commands = (["close", "command_list_begin", "command_list_end", "command_list_ok_begin", "commands",
+                            "currentsong", "next", "pause", "ping", "play", "playid", "playlistid", "playlistinfo", "plchanges",
+                            "plchangesposid", "previous", "random", "repeat", "seekcur", "setvol", "single", "status", "stop",
+                            "tagtypes", "volume"] + queueCommands).sorted()
 
     // MARK: Commands
 
@@ -263,6 +264,7 @@ public final class ControlSession {
             }
             return songs(range, of: listing, status: s)
         default:
+            if let reply = try queueCommand(name, args) { return reply }
             throw MPDProtocol.Ack(code: .unknown, message: "unknown command \"\(String(name.prefix(64)))\"")
         }
         return ""

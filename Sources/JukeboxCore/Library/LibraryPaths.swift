@@ -16,4 +16,25 @@ public struct LibraryPaths: Sendable, Equatable {
         guard !root.isEmpty, path.hasPrefix(root), path.count > root.count else { return path }
         return String(path.dropFirst(root.count))
     }
+
+    /// A name a client sent, as the absolute path it stands for. Only names inside the
+    /// music folder are taken: nothing absolute, no `..` or `.` parts, no NUL. Whether the
+    /// file is in the library is for the caller to check against the library's own list,
+    /// so a link out of the folder (which the library never lists) names nothing.
+    public func path(for uri: String) -> String? {
+        guard !root.isEmpty, !uri.hasPrefix("/"), !uri.contains("\0") else { return nil }
+        let parts = uri.split(separator: "/", omittingEmptySubsequences: true)
+        guard !parts.contains(where: { $0 == ".." || $0 == "." }) else { return nil }
+        return parts.isEmpty ? String(root.dropLast()) : root + parts.joined(separator: "/")
+    }
+
+    /// The library's tracks that `uri` names: the file itself, or every track under a
+    /// folder (the whole library for the root, "" or "/"). Empty when it names none.
+    public func tracks(named uri: String, in library: [String]) -> [String] {
+        guard let path = path(for: uri) else { return [] }
+        if root.hasPrefix(path + "/") || path + "/" == root { return library }
+        if library.contains(path) { return [path] }
+        let folder = path + "/"
+        return library.filter { $0.hasPrefix(folder) }
+    }
 }

@@ -37,6 +37,28 @@ public struct PlayQueue<Generator: RandomNumberGenerator & Sendable>: Sendable {
         if options.random { reshuffle(startingWith: self.current) }
     }
 
+    /// The queue was edited: `moved[old]` is where each entry went (nil: removed), and
+    /// the queue now holds `count` entries, those not in `moved` new. The current entry,
+    /// the history and the shuffle cycle follow their entries; new entries join the
+    /// part of the cycle still to come, at random places. A removed current entry
+    /// leaves no current one (the player decides what plays instead).
+    public mutating func remap(count newCount: Int, moved: [Int?]) {
+        func map(_ index: Int) -> Int? { index < moved.count ? moved[index] : nil }
+        count = newCount
+        current = current.flatMap(map)
+        history = history.compactMap(map)
+        guard !shuffleOrder.isEmpty || options.random else { return }
+        let done = shufflePosition >= 0 ? shuffleOrder.prefix(shufflePosition + 1).compactMap(map) : []
+        var coming = shuffleOrder.dropFirst(max(0, shufflePosition + 1)).compactMap(map)
+        let known = Set(done).union(coming)
+        for index in 0..<newCount where !known.contains(index) {
+            coming.insert(index, at: Int.random(in: 0...coming.count, using: &generator))
+        }
+        shuffleOrder = done + coming
+        shufflePosition = done.count - 1
+        if let current, let at = shuffleOrder.firstIndex(of: current) { shufflePosition = at }
+    }
+
     /// A mode sets repeat, random and single; consume stays as it is.
     public mutating func setMode(_ newMode: PlayMode) {
         setOptions(PlayOptions(mode: newMode, consume: options.consume))

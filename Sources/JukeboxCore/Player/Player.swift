@@ -53,6 +53,10 @@ public final class Player: @unchecked Sendable {
     private var queueVersion = 1
     /// The version at which each entry last got its id or place (MPD's `plchanges`).
     private var entryVersions: [Int] = []
+    /// The library's tracks as last given, and whether the queue is still that list: once
+    /// a client edits the queue it is the client's, and a rescan no longer replaces it.
+    private var libraryTracks: [String] = []
+    private var queueEdited = false
     private var playQueue: PlayQueue<SystemRandom>
     private var state = PlayerState.stopped
     private var volume: Int
@@ -125,6 +129,9 @@ public final class Player: @unchecked Sendable {
     /// (which a later call brings); its end then waits for that list.
     public func setTracks(_ paths: [String], provisional: Bool = false) {
         queue.async {
+            if !provisional { self.libraryTracks = paths }
+            // A queue a client made stays; the library's new list waits for an empty queue.
+            guard !self.queueEdited else { return }
             let currentPath = self.playQueue.current.map { self.tracks[$0] }
             if paths != self.tracks {
                 let kept = self.idsKept(for: paths)
@@ -223,6 +230,24 @@ public final class Player: @unchecked Sendable {
 
     public var trackList: [String] { queue.sync { tracks } }
 
+    /// The library's tracks, as the library service last gave them (what `add` draws on).
+    public var library: [String] { queue.sync { libraryTracks } }
+
+    /// Changes the queue as a client asks, in one step on the player's queue, and returns
+    /// once it is applied (so the reply describes it). `edit` throws to refuse, and then
+    /// nothing changes. What plays keeps playing where it still is; a removed current
+    /// entry gives way to the one now in its place, if it was playing.
+    public func editQueue<T>(_ edit: (inout QueueDraft) throws -> T) rethrows -> T {
+        dispatchPrecondition(condition: .notOnQueue(queue))
+        return try queue.sync {
+            var draft = QueueDraft(entries: zip(ids, tracks).map { QueueEntry(id: $0, path: $1) },
+                                   current: playQueue.current, lastId: lastId)
+            let result = try edit(&draft)
+            apply(draft)
+            return result
+        }
+    }
+
     /// The queue as clients list it: its version, and each entry's id and file.
     public var listing: QueueListing { queue.sync { QueueListing(version: queueVersion, ids: ids, paths: tracks, changedAt: entryVersions) } }
 
@@ -261,7 +286,10 @@ public final class Player: @unchecked Sendable {
             switch state {
             case .paused: resumePlayback()
             case .playing, .loading: break
-            case .stopped, .error: start(position: playQueue.current ?? playQueue.next() ?? 0)
+            case .stopped, .error:
+                // A button on a queue a client emptied plays the library again.
+                if tracks.isEmpty, queueEdited, !libraryTracks.isEmpty { returnToLibrary() }
+                start(position: playQueue.current ?? playQueue.next() ?? 0)
             }
         case .playPosition(let position):
             guard playQueue.jump(to: position) != nil else { return }
@@ -280,8 +308,14 @@ public final class Player: @unchecked Sendable {
             currentToken = nil
             state = .stopped
         case .next:
-            guard let position = playQueue.next() else { return stopAtEnd() }
+            let left = currentToken != nil ? playQueue.current : nil
+            guard let position = playQueue.next() else {
+                stopAtEnd()
+                if let left { consume(left) }
+                return
+            }
             start(position: position, paused: state == .paused)
+            if let left { consume(left) }
         case .previous:
             if elapsed > settings.previousRestartSeconds {
                 seek(to: 0)
@@ -437,6 +471,7 @@ public final class Player: @unchecked Sendable {
             currentToken = nil
             state = .stopped
         }
+        consume(finished)
     }
 
     // MARK: Engine events
@@ -461,8 +496,10 @@ public final class Player: @unchecked Sendable {
                 }
                 if let at = decodedAhead.firstIndex(where: { $0.token == token }) {
                     // A gapless change: each track before this one completed by itself.
+                    var finishedIds: [Int] = []
                     for _ in 0...at {
                         let finished = playQueue.current ?? 0
+                        if finished < ids.count { finishedIds.append(ids[finished]) }
                         if let path = tracks[safe: finished] { places.finished(path, nextPath: tracks[safe: decodedAhead[at].position]) }
                         _ = playQueue.advanceAfterNaturalEnd()
                         emit(.completed(position: finished, queueEnded: false))
@@ -470,6 +507,7 @@ public final class Player: @unchecked Sendable {
                     decodedAhead.removeFirst(at + 1)
                     currentToken = token
                     scheduleNext()
+                    for id in finishedIds { if let position = ids.firstIndex(of: id) { consume(position) } }
                 }
             }
             if state == .loading { state = .playing }
@@ -531,6 +569,97 @@ public final class Player: @unchecked Sendable {
         let keep = Set([currentToken, pendingNext?.token].compactMap { $0 } + decodedAhead.map(\.token))
         tokens = tokens.filter { keep.contains($0.key) || $0.key > (currentToken ?? 0) }
         opened = opened.filter { keep.contains($0.key) || $0.key > (currentToken ?? 0) }
+    }
+
+    // MARK: Queue edits
+
+    /// Applies an edited copy of the queue as one change.
+    private func apply(_ draft: QueueDraft) {
+        lastId = draft.lastId
+        let newIds = draft.entries.map(\.id)
+        guard newIds != ids || draft.entries.map(\.path) != tracks else { return }
+        queueEdited = true
+        var placed: [Int: Int] = [:]
+        for (at, id) in newIds.enumerated() { placed[id] = at }
+        replaceQueue(ids: newIds, paths: draft.entries.map(\.path), moved: ids.map { placed[$0] })
+    }
+
+    /// The client's queue was emptied and a button asks to play: the library's tracks.
+    private func returnToLibrary() {
+        queueEdited = false
+        var lastIdBefore = lastId
+        let fresh = libraryTracks.map { _ in lastIdBefore += 1; return lastIdBefore }
+        lastId = lastIdBefore
+        replaceQueue(ids: fresh, paths: libraryTracks, moved: ids.map { _ in nil })
+    }
+
+    /// Puts a new list in place: `moved[old]` is each old entry's new position (nil:
+    /// gone). Tokens, the track decoded next and the queue's history follow their entries.
+    private func replaceQueue(ids newIds: [Int], paths: [String], moved: [Int?]) {
+        let oldCurrent = playQueue.current
+        let wasPlaying = state == .playing || state == .loading
+        queueVersion += 1
+        var oldPlace: [Int: Int] = [:]
+        for (at, id) in ids.enumerated() { oldPlace[id] = at }
+        entryVersions = newIds.indices.map { at in
+            // An entry keeps its version only where it stayed put.
+            if let old = oldPlace[newIds[at]], old == at, moved[old] == at { return entryVersions[old] }
+            return queueVersion
+        }
+        ids = newIds
+        tracks = paths
+        tracksFingerprint = QueueFingerprint(paths: paths)
+        tokens = tokens.compactMapValues { $0 < moved.count ? moved[$0] : nil }
+        playQueue.remap(count: paths.count, moved: moved)
+        // What the decoder has already gone on to plays as decoded: if any of it is gone
+        // or out of order, start the current track again where it is heard.
+        let ahead = decodedAhead.map { ($0.token, $0.position < moved.count ? moved[$0.position] : nil) }
+        // The track named next is named again (or another) once the list is in place.
+        if pendingNext != nil {
+            pendingNext = nil
+            engine.setNext(nil)
+        }
+        decodedAhead = ahead.compactMap { token, position in position.map { (token, $0) } }
+        if let current = playQueue.current, currentToken != nil {
+            if decodedAhead.count != ahead.count || !aheadFollows() {
+                start(position: current, fromFrame: heardFrame, paused: !wasPlaying, exactly: true)
+            } else {
+                scheduleNext()
+            }
+        } else if let oldCurrent, currentToken != nil || state == .stopped {
+            // The current entry went: the one now in its place takes over.
+            let replacement = moved.prefix(oldCurrent).compactMap { $0 }.count
+            if replacement < paths.count {
+                playQueue.retarget(to: replacement)
+                if wasPlaying { start(position: replacement) } else { stopAtEnd() }
+            } else {
+                stopAtEnd()
+            }
+        }
+        notify()
+    }
+
+    /// Whether the tracks the decoder went on to still follow the current one in play order.
+    private func aheadFollows() -> Bool {
+        var expected = playQueue.upcoming
+        for entry in decodedAhead {
+            guard entry.position == expected else { return false }
+            expected = playQueue.peekAfterUpcoming(entry.position)
+        }
+        return true
+    }
+
+    /// With consume on, the entry that finished leaves the queue.
+    private func consume(_ position: Int) {
+        guard playQueue.options.consume, position < ids.count else { return }
+        var moved: [Int?] = Array(0..<ids.count)
+        moved[position] = nil
+        for at in (position + 1)..<max(position + 1, ids.count) { moved[at] = at - 1 }
+        var newIds = ids, newPaths = tracks
+        newIds.remove(at: position)
+        newPaths.remove(at: position)
+        queueEdited = true
+        replaceQueue(ids: newIds, paths: newPaths, moved: moved)
     }
 
     // MARK: Status

@@ -1,0 +1,102 @@
+/// MPD's commands that change the queue: add, delete, move, swap, shuffle, clear, and
+/// consume. Each is one `Player.editQueue` step, refused as a whole with MPD's ACK when a
+/// position, id or name is wrong.
+extension ControlSession {
+    static let queueCommands = ["add", "addid", "clear", "consume", "delete", "deleteid", "move", "moveid", "shuffle",
+                                "swap", "swapid"]
+
+    /// The reply to a queue command; nil when `name` is not one.
+    func queueCommand(_ name: String, _ args: [String]) throws -> String? {
+        func arguments(_ range: ClosedRange<Int>) throws {
+            guard range.contains(args.count) else {
+                throw MPDProtocol.Ack(code: .argument, message: "wrong number of arguments for \"\(name)\"")
+            }
+        }
+        switch name {
+        case "add", "addid":
+            try arguments(1...2)
+            let found = library.tracks(named: args[0], in: player.library)
+            guard !found.isEmpty else { throw MPDProtocol.Ack(code: .noExist, message: "No such directory") }
+            guard name == "add" || found.count == 1 else { throw MPDProtocol.Ack(code: .noExist, message: "Not a file") }
+            let ids = try edit { draft in
+                try draft.insert(found, at: args.count == 2 ? try Self.insertion(args[1], in: draft) : nil)
+            }
+            return name == "addid" ? "Id: \(ids[0])\n" : ""
+        case "delete":
+            try arguments(1...1)
+            try edit { draft in try draft.remove(try Self.range(args[0], within: draft.count)) }
+        case "deleteid":
+            try arguments(1...1)
+            let id = try Self.integer(args[0], name)
+            try edit { draft in
+                let at = try draft.position(ofId: id)
+                try draft.remove(at..<at + 1)
+            }
+        case "clear":
+            try arguments(0...0)
+            try edit { draft in draft.removeAll() }
+        case "move":
+            try arguments(2...2)
+            let to = try Self.integer(args[1], name)
+            try edit { draft in try draft.move(try Self.range(args[0], within: draft.count), to: to) }
+        case "moveid":
+            try arguments(2...2)
+            let (id, to) = (try Self.integer(args[0], name), try Self.integer(args[1], name))
+            try edit { draft in
+                let at = try draft.position(ofId: id)
+                try draft.move(at..<at + 1, to: to)
+            }
+        case "swap":
+            try arguments(2...2)
+            let (a, b) = (try Self.integer(args[0], name), try Self.integer(args[1], name))
+            try edit { draft in try draft.swap(a, b) }
+        case "swapid":
+            try arguments(2...2)
+            let (a, b) = (try Self.integer(args[0], name), try Self.integer(args[1], name))
+            try edit { draft in try draft.swap(try draft.position(ofId: a), try draft.position(ofId: b)) }
+        case "shuffle":
+            try arguments(0...1)
+            try edit { draft in
+                var generator = SystemRandomNumberGenerator()
+                try draft.shuffle(args.isEmpty ? 0..<draft.count : try Self.range(args[0], within: draft.count), using: &generator)
+            }
+        case "consume":
+            try arguments(1...1)
+            let on = try Self.boolean(args[0], name)
+            player.perform { status in
+                var options = status.options
+                options.consume = on
+                return .setOptions(options)
+            }
+        default:
+            return nil
+        }
+        return ""
+    }
+
+    /// Runs `change` on the queue, turning a refused position or id into MPD's ACK.
+    @discardableResult
+    private func edit<T>(_ change: (inout QueueDraft) throws -> T) throws -> T {
+        do {
+            return try player.editQueue(change)
+        } catch let refusal as QueueDraft.Refusal {
+            switch refusal {
+            case .badPosition: throw MPDProtocol.Ack(code: .argument, message: "Bad song index")
+            case .noSuchId: throw MPDProtocol.Ack(code: .noExist, message: "No such song")
+            case .tooLong(let limit): throw MPDProtocol.Ack(code: .playlistMax, message: "Playlist is too large (at most \(limit) songs)")
+            }
+        }
+    }
+
+    /// Where `addid`/`add` put new entries: a position, or `+N`/`-N` counted from the
+    /// current entry (`+0` right after it), as MPD 0.23 takes them.
+    static func insertion(_ text: String, in draft: QueueDraft) throws -> Int {
+        let bad = MPDProtocol.Ack(code: .argument, message: "Bad song index")
+        guard let n = Int(text) else { throw bad }
+        guard text.hasPrefix("+") || text.hasPrefix("-") else { return n }
+        guard let current = draft.current else { throw MPDProtocol.Ack(code: .argument, message: "No current song") }
+        let at = text.hasPrefix("+") ? current + 1 + n : current + n
+        guard at >= 0, at <= draft.count else { throw bad }
+        return at
+    }
+}
