@@ -56,6 +56,17 @@ public final class ControlServer: @unchecked Sendable {
     private var socketFile: (path: String, device: UInt64, inode: UInt64)?
     private var wake: (read: Int32, write: Int32) = (-1, -1)
     private var thread: pthread_t?
+    /// What the loop is told between its polls: changes for idle clients, and stop.
+    private struct Mail {
+        var changes: Set<IdleSubsystem> = []
+        var stop = false
+        /// The wake pipe is closed: a late player event must not write to a reused number.
+        var closed = false
+        /// The player's last status and when it came, to tell what a new one changed.
+        var lastStatus: (status: PlayerStatus, at: UInt64)?
+    }
+    private let mail = ConditionLocked(Mail())
+    private var observer: Int?
     /// The refusal for max_connections has been logged since the server was last below it.
     private var warnedFull = false
     /// An accept failure has been logged since the last one that worked.
@@ -122,18 +133,55 @@ public final class ControlServer: @unchecked Sendable {
         } catch {
             throw .cannotStartThread(error)
         }
+        // Changes are told from the state the clients can see now.
+        let now = player.status
+        mail.withLock { $0.lastStatus = (now, MonotonicClock.now()) }
+        observer = player.observe { [weak self] event in
+            guard case .statusChanged(let status) = event else { return }
+            self?.playerChanged(status)
+        }
     }
 
     public func stop() {
         guard let thread else { return }
-        var byte: UInt8 = 1
-        _ = write(wake.write, &byte, 1)
+        if let observer { player.removeObserver(observer) }
+        observer = nil
+        post { $0.stop = true }
         pthread_join(thread, nil)
         self.thread = nil
+        mail.withLock { $0.closed = true }
         for fd in listeners { close(fd) }
         close(wake.read)
         close(wake.write)
         removeSocketFile()
+    }
+
+    /// Tells idle clients that `subsystems` changed (any thread; never waits on clients).
+    public func announce(_ subsystems: Set<IdleSubsystem>) {
+        guard !subsystems.isEmpty else { return }
+        post { $0.changes.formUnion(subsystems) }
+    }
+
+    /// On the player's queue: what this status changed, for idle clients.
+    private func playerChanged(_ status: PlayerStatus) {
+        let now = MonotonicClock.now()
+        let changes = mail.withLock { mail -> Set<IdleSubsystem> in
+            let last = mail.lastStatus
+            mail.lastStatus = (status, now)
+            return IdleSubsystem.changes(from: last?.status, to: status, seconds: last.map { Double(now - $0.at) / 1e9 } ?? 0)
+        }
+        announce(changes)
+    }
+
+    /// Leaves the loop a message and wakes it: one byte down the wake pipe (a full pipe
+    /// already wakes it), written under the lock so that it never outlives the pipe.
+    private func post(_ update: (inout Mail) -> Void) {
+        mail.withLock { mail in
+            update(&mail.wholeValue)
+            guard !mail.closed else { return }
+            var byte: UInt8 = 1
+            _ = write(wake.write, &byte, 1)
+        }
     }
 
     /// Removes the socket file if it is still the one this server made.
@@ -178,8 +226,21 @@ public final class ControlServer: @unchecked Sendable {
                 return
             }
             if fds[0].revents != 0 {
-                logger.debug("control: stopping")
-                return
+                var drain = [UInt8](repeating: 0, count: 64)
+                while read(wake.read, &drain, drain.count) > 0 {}
+                let (changes, stop) = mail.withLock { mail in
+                    defer { mail.changes = [] }
+                    return (mail.changes, mail.stop)
+                }
+                if stop {
+                    logger.debug("control: stopping")
+                    return
+                }
+                if !changes.isEmpty {
+                    for client in clients.values {
+                        if let answer = client.session.changed(changes) { client.reply(answer) }
+                    }
+                }
             }
             for entry in fds.dropFirst() {
                 if listeners.contains(entry.fd) {
@@ -199,8 +260,10 @@ public final class ControlServer: @unchecked Sendable {
         }
     }
 
+    /// Clients waiting in `idle` have no deadline (as in MPD): with only those, the loop
+    /// sleeps until something happens.
     private func millisecondsUntilFirstIdleDeadline(_ clients: [Int32: ControlConnection], now: UInt64) -> Int32 {
-        guard let oldest = clients.values.map(\.lastActivity).min() else { return -1 }
+        guard let oldest = clients.values.filter({ !$0.session.isIdle }).map(\.lastActivity).min() else { return -1 }
         let deadline = oldest + UInt64(limits.connectionTimeoutSeconds) * 1_000_000_000
         guard deadline > now else { return 0 }
         return Int32(min((deadline - now) / 1_000_000 + 1, 60_000))
@@ -209,7 +272,7 @@ public final class ControlServer: @unchecked Sendable {
     private func closeIdle(_ clients: inout [Int32: ControlConnection]) {
         let now = MonotonicClock.now()
         let limit = UInt64(limits.connectionTimeoutSeconds) * 1_000_000_000
-        for client in clients.values where now >= client.lastActivity + limit {
+        for client in clients.values where !client.session.isIdle && now >= client.lastActivity + limit {
             logger.debug("control: closing a client silent for \(limits.connectionTimeoutSeconds) s")
             close(client.fd)
             clients[client.fd] = nil

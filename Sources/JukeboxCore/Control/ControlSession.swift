@@ -40,6 +40,31 @@ public final class ControlSession {
     /// Whether an ended list still has commands to run (`continueList`).
     public var isRunningList: Bool { running != nil }
 
+    /// While in `idle`: the subsystems it waits for.
+    private var idleFor: Set<IdleSubsystem>?
+    /// Changes since this client's last `idle` answer: an `idle` sent after them returns at once.
+    private var changesSeen: Set<IdleSubsystem> = []
+
+    /// Whether the client waits in `idle` (the server then never times it out).
+    public var isIdle: Bool { idleFor != nil }
+
+    /// Something changed: the reply that ends this client's `idle`, if it waits for it.
+    public func changed(_ subsystems: Set<IdleSubsystem>) -> String? {
+        changesSeen.formUnion(subsystems)
+        return idleAnswer(force: false)
+    }
+
+    /// The `changed:` lines and OK for a waiting client, when any of what it waits for
+    /// has changed (or `force`, for noidle); those changes are then reported.
+    private func idleAnswer(force: Bool) -> String? {
+        guard let waiting = idleFor else { return nil }
+        let due = changesSeen.intersection(waiting)
+        guard !due.isEmpty || force else { return nil }
+        idleFor = nil
+        changesSeen.subtract(due)
+        return IdleSubsystem.allCases.filter(due.contains).map { "changed: \($0.rawValue)\n" }.joined() + "OK\n"
+    }
+
     public init(player: Player, musicDirectory: String = "", maximumCommandListBytes: Int = ControlServer.Limits().maximumCommandListBytes,
                 commandsPerCall: Int = .max) {
         self.player = player
@@ -50,6 +75,13 @@ public final class ControlSession {
 
     public func handle(line rawLine: String) -> Outcome {
         let line = rawLine.hasSuffix("\r") ? String(rawLine.dropLast()) : rawLine
+        if idleFor != nil {
+            // In idle only noidle is taken, as in MPD; anything else ends the connection.
+            guard line.trimmingSpaces == "noidle" else {
+                return .replyAndClose(Self.ack(.init(code: .argument, message: "only noidle is allowed in idle"), index: 0, command: Self.commandName(line)))
+            }
+            return idleAnswer(force: true).map(Outcome.reply) ?? .none
+        }
         if list != nil {
             if line == "command_list_end" {
                 running = (list ?? [], 0)
@@ -67,10 +99,14 @@ public final class ControlSession {
             list?.append(line)  // in place: a copy per line made long lists quadratic
             return .none
         }
+        if line.hasPrefix("idle"), let words = try? MPDProtocol.words(line), words.first == "idle" {
+            return idle(Array(words.dropFirst()))
+        }
         switch line {
         case "command_list_begin": list = []; listBytes = 0; listOK = false; return .none
         case "command_list_ok_begin": list = []; listBytes = 0; listOK = true; return .none
         case "close": return .close
+        case "noidle": return .none  // not idle: nothing to end, and MPD sends nothing
         default: break
         }
         do {
@@ -80,6 +116,20 @@ public final class ControlSession {
         } catch {
             return .reply(Self.ack(.init(code: .system, message: "\(error)"), index: 0, command: Self.commandName(line)))
         }
+    }
+
+    /// `idle [SUBSYSTEM...]`: answers when one of them (any, without names) changes, at
+    /// once if one changed since the client's last idle.
+    private func idle(_ names: [String]) -> Outcome {
+        var wanted: Set<IdleSubsystem> = []
+        for name in names {
+            guard let subsystem = IdleSubsystem(rawValue: name.lowercased()) else {
+                return .reply(Self.ack(.init(code: .argument, message: "Unrecognized idle event: \(name.prefix(64))"), index: 0, command: "idle"))
+            }
+            wanted.insert(subsystem)
+        }
+        idleFor = wanted.isEmpty ? Set(IdleSubsystem.allCases) : wanted
+        return idleAnswer(force: false).map(Outcome.reply) ?? .none
     }
 
     /// Runs the next commands of an ended list, at most `commandsPerCall` of them, and
@@ -119,7 +169,7 @@ public final class ControlSession {
     }
 
     static let commands = (["close", "command_list_begin", "command_list_end", "command_list_ok_begin", "commands",
-                            "currentsong", "next", "pause", "ping", "play", "playid", "playlistid", "playlistinfo", "plchanges",
+                            "currentsong", "idle", "next", "noidle", "pause", "ping", "play", "playid", "playlistid", "playlistinfo", "plchanges",
                             "plchangesposid", "previous", "random", "repeat", "seekcur", "setvol", "single", "status", "stop",
                             "tagtypes", "volume"] + queueCommands).sorted()
 

@@ -1,0 +1,25 @@
+/// What `idle` waits for: MPD's subsystems. The box reports player, mixer, options,
+/// playlist and output; the others are accepted, as MPD accepts them, and wait for
+/// changes the box does not make (yet).
+public enum IdleSubsystem: String, CaseIterable, Sendable, Hashable {
+    case database, update
+    case storedPlaylist = "stored_playlist"
+    case playlist, player, mixer, output, options, partition, sticker, subscription, message, neighbor, mount
+
+    /// What changed between two statuses `seconds` apart: a seek shows as elapsed time
+    /// that moved otherwise than the clock did.
+    public static func changes(from old: PlayerStatus?, to new: PlayerStatus, seconds: Double) -> Set<IdleSubsystem> {
+        guard let old else { return [.player, .mixer, .options, .playlist, .output] }
+        var changed: Set<IdleSubsystem> = []
+        if old.volume != new.volume { changed.insert(.mixer) }
+        if old.options != new.options { changed.insert(.options) }
+        if old.queueVersion != new.queueVersion { changed.insert(.playlist) }
+        if old.route != new.route { changed.insert(.output) }
+        let expected = old.elapsed + (old.state == .playing ? seconds : 0)
+        if old.state != new.state || old.selected != new.selected || old.path != new.path
+            || (old.metadata == nil) != (new.metadata == nil) || abs(new.elapsed - expected) > 1.5 {
+            changed.insert(.player)
+        }
+        return changed
+    }
+}

@@ -1,0 +1,77 @@
+import Foundation
+import Logging
+import Testing
+@testable import JukeboxCore
+
+/// `idle` and `noidle`: a client waits, and a change made by anyone (another client, a
+/// button, the player itself) answers it with what changed.
+@Suite(.serialized) struct IdleTests {
+    typealias Connection = ControlHardeningTests.Connection
+
+    @Test func theSubsystemsFollowWhatChanged() {
+        var a = PlayerStatus()
+        a.state = .playing
+        a.elapsed = 10
+        var b = a
+        b.elapsed = 11
+        #expect(IdleSubsystem.changes(from: a, to: b, seconds: 1).isEmpty)  // time passing is no change
+        b.elapsed = 40
+        #expect(IdleSubsystem.changes(from: a, to: b, seconds: 1) == [.player])  // a seek
+        b = a
+        b.volume = 20
+        b.options.random = true
+        b.queueVersion = 7
+        b.route = .lost("hw:1")
+        #expect(IdleSubsystem.changes(from: a, to: b, seconds: 0) == [.mixer, .options, .playlist, .output])
+    }
+
+    @Test func aSessionAnswersWhenWhatItWaitsForChanges() {
+        let player = Player(engine: FakeEngine())
+        let s = ControlSession(player: player)
+        #expect(s.handle(line: "idle mixer player") == .none && s.isIdle)
+        #expect(s.changed([.options]) == nil)
+        #expect(s.changed([.mixer, .playlist]) == "changed: mixer\nOK\n")
+        // What it did not wait for is kept for the next idle.
+        #expect(s.handle(line: "idle") == .reply("changed: playlist\nchanged: options\nOK\n"))
+        #expect(s.handle(line: "idle") == .none)
+        #expect(s.handle(line: "noidle") == .reply("OK\n") && !s.isIdle)
+        #expect(s.handle(line: "noidle") == .none)
+        #expect(s.handle(line: "idle colour") == .reply("ACK [2@0] {idle} Unrecognized idle event: colour\n"))
+        #expect(s.handle(line: "idle player") == .none)
+        #expect(s.handle(line: "status") == .replyAndClose("ACK [2@0] {status} only noidle is allowed in idle\n"))
+    }
+
+    @Test func anotherClientsChangeWakesAnIdleOne() throws {
+        let engine = FakeEngine()
+        let player = Player(engine: engine)
+        player.setTracks((0..<3).map { "/music/\($0).flac" })
+        let server = ControlServer(player: player, logger: Logger(label: "test"), limits: .init(connectionTimeoutSeconds: 1))
+        let path = NSTemporaryDirectory() + "jukebox-idle-\(getpid()).sock"
+        try server.start(socketPath: path, tcpPort: 0)
+        defer { server.stop() }
+        let watcher = try Connection(unix: path)
+        let doer = try Connection(unix: path)
+        _ = watcher.read(until: "\n")
+        _ = doer.read(until: "\n")
+        watcher.send("idle mixer\n")
+        doer.send("setvol 33\n")
+        #expect(doer.read(until: "OK\n") == "OK\n")
+        #expect(watcher.read(until: "OK\n") == "changed: mixer\nOK\n")
+        // A client in idle outlives the connection timeout (the other is closed meanwhile);
+        // the queue's changes wake it.
+        watcher.send("idle playlist\n")
+        Thread.sleep(forTimeInterval: 1.5)
+        let late = try Connection(unix: path)
+        _ = late.read(until: "\n")
+        late.send("delete 0\n")
+        #expect(late.read(until: "OK\n") == "OK\n")
+        #expect(watcher.read(until: "OK\n") == "changed: playlist\nOK\n")
+        // A button (any command to the player) wakes it too.
+        watcher.send("idle player\n")
+        player.perform(.play)
+        #expect(watcher.read(until: "OK\n") == "changed: player\nOK\n")
+        watcher.send("noidle\n")
+        watcher.send("ping\n")
+        #expect(watcher.read(until: "OK\n") == "OK\n")
+    }
+}
