@@ -13,7 +13,9 @@ import Testing
         let player = Player(engine: engine)
         player.setTracks(Self.library)
         player.perform(.setOptions(options))
-        return (ControlSession(player: player, musicDirectory: "/srv/music"), player, engine)
+        let catalog = LibraryCatalog()
+        catalog.publish(LibraryScan(tracks: Self.library.map { LibraryTrack(path: $0) }))
+        return (ControlSession(player: player, musicDirectory: "/srv/music", catalog: catalog), player, engine)
     }
 
     func say(_ s: ControlSession, _ line: String) -> String {

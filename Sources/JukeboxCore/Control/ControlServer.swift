@@ -51,6 +51,7 @@ public final class ControlServer: @unchecked Sendable {
     private let logger: Logger
     private let limits: Limits
     private let musicDirectory: String
+    private let catalog: LibraryCatalog
     private var listeners: [Int32] = []
     /// Our socket file and its identity, so stopping never deletes another server's socket.
     private var socketFile: (path: String, device: UInt64, inode: UInt64)?
@@ -81,8 +82,10 @@ public final class ControlServer: @unchecked Sendable {
     static let bytesPerRead = 64 << 10
 
     /// Files are named to clients relative to `musicDirectory`.
-    public init(player: Player, logger: Logger, limits: Limits = Limits(), musicDirectory: String = "") {
+    public init(player: Player, logger: Logger, limits: Limits = Limits(), musicDirectory: String = "",
+                catalog: LibraryCatalog = LibraryCatalog()) {
         self.player = player
+        self.catalog = catalog
         self.logger = logger
         self.limits = limits
         self.musicDirectory = musicDirectory
@@ -306,7 +309,7 @@ public final class ControlServer: @unchecked Sendable {
             return
         }
         warnedFull = false
-        let client = ControlConnection(fd: fd, session: ControlSession(player: player, musicDirectory: musicDirectory, maximumCommandListBytes: limits.maximumCommandListBytes,
+        let client = ControlConnection(fd: fd, session: ControlSession(player: player, musicDirectory: musicDirectory, catalog: catalog, maximumCommandListBytes: limits.maximumCommandListBytes,
                                                                         commandsPerCall: Self.linesPerTurn),
                                        now: MonotonicClock.now())
         client.reply(MPDProtocol.greeting)

@@ -22,6 +22,8 @@ public final class ControlSession {
     let player: Player
     /// Files are named to clients relative to this folder, as MPD's URIs are.
     let library: LibraryPaths
+    /// The library's tracks and tags, as the last scan left them.
+    let catalog: LibraryCatalog
     /// The tags this client asked for (`tagtypes`); all of them at first.
     private var tags = Set(MPDTag.allCases)
     /// The current file's average bitrate, worked out once per track.
@@ -65,9 +67,10 @@ public final class ControlSession {
         return IdleSubsystem.allCases.filter(due.contains).map { "changed: \($0.rawValue)\n" }.joined() + "OK\n"
     }
 
-    public init(player: Player, musicDirectory: String = "", maximumCommandListBytes: Int = ControlServer.Limits().maximumCommandListBytes,
-                commandsPerCall: Int = .max) {
+    public init(player: Player, musicDirectory: String = "", catalog: LibraryCatalog = LibraryCatalog(),
+                maximumCommandListBytes: Int = ControlServer.Limits().maximumCommandListBytes, commandsPerCall: Int = .max) {
         self.player = player
+        self.catalog = catalog
         self.library = LibraryPaths(musicDirectory: musicDirectory)
         self.commandsPerCall = max(1, commandsPerCall)
         self.maximumCommandListBytes = maximumCommandListBytes
@@ -171,7 +174,7 @@ public final class ControlSession {
     static let commands = (["close", "command_list_begin", "command_list_end", "command_list_ok_begin", "commands",
                             "currentsong", "idle", "next", "noidle", "pause", "ping", "play", "playid", "playlistid", "playlistinfo", "plchanges",
                             "plchangesposid", "previous", "random", "repeat", "seekcur", "setvol", "single", "status", "stop",
-                            "tagtypes", "volume"] + queueCommands).sorted()
+                            "tagtypes", "volume"] + queueCommands + databaseCommands).sorted()
 
     // MARK: Commands
 
@@ -283,9 +286,7 @@ public final class ControlSession {
             try arguments(0...0)
             let s = player.status
             guard let spot = s.selected, let path = s.path ?? player.listing.paths[safe: spot.position] else { return "" }
-            let playing = s.queuePosition == spot.position
-            return song(path: path, spot: spot, metadata: playing ? s.metadata : nil, info: playing ? s.info : nil,
-                        duration: playing ? s.duration : nil)
+            return song(path: path, spot: spot, tags: tags(of: path, position: spot.position, status: s, catalog: catalog.snapshot))
         case "plchanges", "plchangesposid":
             try arguments(1...2)
             let since = try Self.integer(args[0], name)
@@ -314,7 +315,7 @@ public final class ControlSession {
             }
             return songs(range, of: listing, status: s)
         default:
-            if let reply = try queueCommand(name, args) { return reply }
+            if let reply = try queueCommand(name, args) ?? databaseCommand(name, args) { return reply }
             throw MPDProtocol.Ack(code: .unknown, message: "unknown command \"\(String(name.prefix(64)))\"")
         }
         return ""
@@ -376,25 +377,37 @@ public final class ControlSession {
     /// One queue entry as MPD lists it: the file relative to the music folder, its format
     /// and tags where known, its length, position and id. Only the tags this client asked
     /// for (`tagtypes`) are listed.
-    func song(path: String, spot: QueueSpot, metadata: TrackMetadata?, info: StreamInfo?, duration: Double?) -> String {
+    func song(path: String, spot: QueueSpot?, tags known: SongTags?) -> String {
         var out = "file: \(MPDProtocol.value(library.uri(path)))\n"
-        if let info { out += "Format: \(info.sampleRate):\(info.sampleFormat.bitsPerSample):\(info.channels)\n" }
-        if let metadata {
+        if let known {
+            if let format = known.format { out += "Format: \(format)\n" }
             for tag in MPDTag.allCases where tags.contains(tag) {
-                if let value = tag.value(in: metadata) { out += "\(tag.rawValue): \(MPDProtocol.value(value))\n" }
+                if let value = tag.value(in: known) { out += "\(tag.rawValue): \(MPDProtocol.value(value))\n" }
             }
+            if known.seconds > 0 { out += "Time: \(Int(known.seconds.rounded()))\nduration: \(Self.format3(known.seconds))\n" }
         }
-        if let duration, duration > 0 { out += "Time: \(Int(duration.rounded()))\nduration: \(Self.format3(duration))\n" }
+        guard let spot else { return out }
         return out + "Pos: \(spot.position)\nId: \(spot.id)\n"
     }
 
-    /// Queue entries at `positions`; the playing one with what its decoder found.
+    /// Queue entries at `positions`, with their tags.
     func songs(_ positions: some Sequence<Int>, of listing: QueueListing, status s: PlayerStatus) -> String {
-        positions.map { i in
-            let playing = i == s.queuePosition
-            return song(path: listing.paths[i], spot: QueueSpot(position: i, id: listing.ids[i]),
-                        metadata: playing ? s.metadata : nil, info: playing ? s.info : nil, duration: playing ? s.duration : nil)
+        let known = catalog.snapshot
+        return positions.map { i in
+            song(path: listing.paths[i], spot: QueueSpot(position: i, id: listing.ids[i]),
+                 tags: tags(of: listing.paths[i], position: i, status: s, catalog: known))
         }.joined()
+    }
+
+    /// A queue entry's tags: for the one playing, what its decoder found (the freshest);
+    /// for the others, the library's.
+    func tags(of path: String, position: Int, status s: PlayerStatus, catalog known: LibraryCatalog.Snapshot) -> SongTags? {
+        if position == s.queuePosition, let metadata = s.metadata {
+            var tags = SongTags(metadata, info: s.info)
+            if s.duration > 0 { tags.seconds = s.duration }
+            return tags
+        }
+        return known.tags(of: path)
     }
 
     /// The playing file's kbit/s over its whole length (MPD reports the decoder's current

@@ -31,18 +31,18 @@ public enum MPDTag: String, CaseIterable, Sendable {
     /// Whether MPD knows the name, read here or not.
     static func isKnown(_ name: String) -> Bool { MPDTag(named: name) != nil || otherNames.contains(name.lowercased()) }
 
-    public func value(in m: TrackMetadata) -> String? {
+    public func value(in t: SongTags) -> String? {
         switch self {
-        case .artist: m.artist
-        case .albumArtist: m.albumArtist
-        case .title: m.title
-        case .album: m.album
-        case .track: m.trackNumber.map(String.init)
-        case .disc: m.discNumber.map(String.init)
-        case .date: m.date
-        case .genre: m.genre
-        case .composer: m.composer
-        case .performer: m.performer
+        case .artist: t.artist
+        case .albumArtist: t.albumArtist
+        case .title: t.title
+        case .album: t.album
+        case .track: t.track.map(String.init)
+        case .disc: t.disc.map(String.init)
+        case .date: t.date
+        case .genre: t.genre
+        case .composer: t.composer
+        case .performer: t.performer
         }
     }
 }

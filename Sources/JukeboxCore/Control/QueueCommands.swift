@@ -15,7 +15,7 @@ extension ControlSession {
         switch name {
         case "add", "addid":
             try arguments(1...2)
-            let found = library.tracks(named: args[0], in: player.library)
+            let found = library.tracks(named: args[0], in: catalog.snapshot.tracks.map(\.path))
             guard !found.isEmpty else { throw MPDProtocol.Ack(code: .noExist, message: "No such directory") }
             guard name == "add" || found.count == 1 else { throw MPDProtocol.Ack(code: .noExist, message: "Not a file") }
             let ids = try edit { draft in

@@ -99,7 +99,8 @@ public final class Daemon: @unchecked Sendable {
         self.shared = shared
         services = ServiceGroup(logger: logger) { failure in Self.ask(shared, .failed(failure)) }
         engineService = EngineService(engine: engine)
-        control = ControlService(player: player, settings: config.control, musicDirectory: config.library.musicDirectory, logger: logger)
+        let catalog = LibraryCatalog()
+        control = ControlService(player: player, catalog: catalog, settings: config.control, musicDirectory: config.library.musicDirectory, logger: logger)
         let player = self.player
         let actions = actionLog
         inputs = InputService(config: config.input, logger: logger) { action in
@@ -108,7 +109,7 @@ public final class Daemon: @unchecked Sendable {
         }
         library = LibraryService(
             settings: .init(library: config.library, autoplay: config.playback.autoplay, index: config.state.libraryIndex), player: player,
-            logger: logger, waitForMusic: !exitWhenDone,
+            catalog: catalog, logger: logger, waitForMusic: !exitWhenDone,
             holdFirstPlay: { shared.withLock { $0.savedState != nil } })
         screen = ScreenService(settings: config.display, logger: logger)
         wire()

@@ -64,13 +64,17 @@ public enum AudioFile {
     }
 
     /// Tags only, as cheaply as each format allows (no MP3 frame scan): for library scans.
-    public static func metadata(_ path: String) throws -> TrackMetadata {
+    public static func metadata(_ path: String) throws -> TrackMetadata { try describe(path).metadata }
+
+    /// Tags and format, without decoding audio (an MP3's length is estimated).
+    public static func describe(_ path: String) throws -> (metadata: TrackMetadata, info: StreamInfo) {
         let reader = try FileReader(path: path)
-        switch try FormatSniffer.sniff(reader) {
-        case .flac: return try FLACDecoder(reader: reader).metadata
-        case .mp3: return try MP3Decoder(reader: reader, exactLength: false).metadata
-        case .wav: return try WAVDecoder(reader: reader).metadata
+        let decoder: any AudioDecoder = switch try FormatSniffer.sniff(reader) {
+        case .flac: try FLACDecoder(reader: reader)
+        case .mp3: try MP3Decoder(reader: reader, exactLength: false)
+        case .wav: try WAVDecoder(reader: reader)
         }
+        return (decoder.metadata, decoder.info)
     }
 }
 

@@ -25,7 +25,7 @@ struct FolderEntry: Sendable, Equatable {
 
 /// What reading a file gave, reused while its size and modification time stay the same.
 enum FileOutcome: Sendable, Equatable {
-    case track(disc: Int?, track: Int?)
+    case track(SongTags)
     case playlist
     /// Not audio, and not named as audio (a cover, lyrics, a text file).
     case passedOver

@@ -15,7 +15,7 @@ public struct LibraryIndex: Sendable, Equatable {
     public var scan: LibraryScan
     var folders: [String: FolderRecord]
 
-    static let header = "jukebox library index 1"
+    static let header = "jukebox library index 2"
     static let checksumPrefix = "# checksum "
     /// Far beyond a real library (10,000 tracks are about 2 MB).
     static let sizeLimit = 256 << 20
@@ -64,7 +64,7 @@ public struct LibraryIndex: Sendable, Equatable {
     /// Record tags, one letter each, first on their line.
     private enum Tag {
         static let music = "music", playlists = "playlists"
-        static let track = "t", playlist = "p", playlistEntry = "e", skipped = "s"
+        static let track = "t", tags = "g", playlist = "p", playlistEntry = "e", skipped = "s"
         static let folder = "d", subfolder = "c", link = "l", file = "f"
     }
 
@@ -73,6 +73,7 @@ public struct LibraryIndex: Sendable, Equatable {
         text += "\(Tag.music) \(musicDirectory)\n\(Tag.playlists) \(playlistsDirectory)\n"
         for track in scan.tracks {
             text += "\(Tag.track) \(Self.number(track.discNumber)) \(Self.number(track.trackNumber)) \(track.path)\n"
+            text += Self.tagsLine(track.tags)
         }
         for playlist in scan.playlists {
             text += "\(Tag.playlist) \(playlist.name.count) \(playlist.name)\(playlist.path)\n"
@@ -87,6 +88,7 @@ public struct LibraryIndex: Sendable, Equatable {
                 case .link: text += "\(Tag.link) \(entry.name)\n"
                 case .file(let id, let identity, let outcome):
                     text += "\(Tag.file) \(Int64(bitPattern: id.device)) \(Int64(bitPattern: id.inode)) \(identity.size) \(identity.modified) \(Self.outcome(outcome)) \(entry.name)\n"
+                    if case .track(let tags) = outcome { text += Self.tagsLine(tags) }
                     if case .problem(let reason) = outcome { text += "\(Tag.skipped) \(Self.oneLine(reason))\n" }
                 }
             }
@@ -100,11 +102,21 @@ public struct LibraryIndex: Sendable, Equatable {
 
     private static func outcome(_ outcome: FileOutcome) -> String {
         switch outcome {
-        case .track(let disc, let track): "T\(number(disc)):\(number(track))"
+        case .track(let tags): "T\(number(tags.disc)):\(number(tags.track))"
         case .playlist: "P"
         case .passedOver: "-"
         case .problem: "X"
         }
+    }
+
+    /// A track's tags on the line after it: its length in ms, then the text fields
+    /// separated by tabs (empty for none; tabs and line breaks in a tag become spaces).
+    private static func tagsLine(_ tags: SongTags) -> String {
+        let fields = tags.texts.map { value -> String in
+            guard let value else { return "" }
+            return value.contains(where: { $0 == "\t" || $0.isNewline }) ? String(value.map { $0 == "\t" || $0.isNewline ? " " : $0 }) : value
+        }
+        return "\(Tag.tags) \(Int((tags.seconds * 1000).rounded())) " + fields.joined(separator: "\t") + "\n"
     }
 
     private static func oneLine(_ text: String) -> String {
@@ -153,6 +165,8 @@ public struct LibraryIndex: Sendable, Equatable {
         var folders: [String: FolderRecord] = [:]
         var folder: (path: String, record: FolderRecord)?
         var line = 1
+        /// The record on the line before (tags belong to it).
+        var previousTag = ""
 
         init(path: String) { self.path = path }
 
@@ -160,6 +174,7 @@ public struct LibraryIndex: Sendable, Equatable {
             line += 1
             let space = text.firstIndex(of: 0x20) ?? text.endIndex
             let tag = String(decoding: text[..<space], as: UTF8.self)
+            defer { previousTag = tag }
             let rest = space == text.endIndex ? text[space...] : text[(space + 1)...]
             switch tag {
             case Tag.music: music = string(rest)
@@ -167,6 +182,23 @@ public struct LibraryIndex: Sendable, Equatable {
             case Tag.track:
                 let (fields, path) = try split(rest, count: 2)
                 scan.tracks.append(LibraryTrack(path: string(path), discNumber: try optional(fields[0]), trackNumber: try optional(fields[1])))
+            case Tag.tags:
+                // The tags of the track or file on the line before.
+                let (fields, texts) = try split(rest, count: 1)
+                var tags = SongTags()
+                tags.seconds = Double(try number(fields[0])) / 1000
+                tags.texts = texts.split(separator: 0x09, omittingEmptySubsequences: false).map { $0.isEmpty ? nil : string($0) }
+                if previousTag == Tag.track, !scan.tracks.isEmpty {
+                    let last = scan.tracks.count - 1
+                    (tags.disc, tags.track) = (scan.tracks[last].discNumber, scan.tracks[last].trackNumber)
+                    scan.tracks[last].tags = tags
+                } else if previousTag == Tag.file, let last = folder?.record.entries.indices.last,
+                          case .file(let id, let identity, .track(let numbers)) = folder?.record.entries[last].kind {
+                    (tags.disc, tags.track) = (numbers.disc, numbers.track)
+                    folder?.record.entries[last].kind = .file(id, identity, .track(tags))
+                } else {
+                    throw bad("tags")
+                }
             case Tag.playlist:
                 let (fields, tail) = try split(rest, count: 1)
                 let text = string(tail)
@@ -261,7 +293,9 @@ public struct LibraryIndex: Sendable, Equatable {
             case UInt8(ascii: "T"):
                 let parts = field.dropFirst().split(separator: UInt8(ascii: ":"), omittingEmptySubsequences: false)
                 guard parts.count == 2 else { throw bad("track") }
-                return .track(disc: try optional(parts[0]), track: try optional(parts[1]))
+                var tags = SongTags()
+                (tags.disc, tags.track) = (try optional(parts[0]), try optional(parts[1]))
+                return .track(tags)
             default: throw bad("file kind")
             }
         }

@@ -18,11 +18,12 @@ public struct LibraryPaths: Sendable, Equatable {
     }
 
     /// A name a client sent, as the absolute path it stands for. Only names inside the
-    /// music folder are taken: nothing absolute, no `..` or `.` parts, no NUL. Whether the
+    /// music folder are taken: nothing absolute (but "/" for the folder itself, as clients
+    /// send it), no `..` or `.` parts, no NUL. Whether the
     /// file is in the library is for the caller to check against the library's own list,
     /// so a link out of the folder (which the library never lists) names nothing.
     public func path(for uri: String) -> String? {
-        guard !root.isEmpty, !uri.hasPrefix("/"), !uri.contains("\0") else { return nil }
+        guard !root.isEmpty, !uri.hasPrefix("/") || uri == "/", !uri.contains("\0") else { return nil }
         let parts = uri.split(separator: "/", omittingEmptySubsequences: true)
         guard !parts.contains(where: { $0 == ".." || $0 == "." }) else { return nil }
         return parts.isEmpty ? String(root.dropLast()) : root + parts.joined(separator: "/")

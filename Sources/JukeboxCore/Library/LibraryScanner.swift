@@ -8,8 +8,21 @@ public struct LibraryTrack: Sendable, Equatable {
     public var path: String
     /// The path for people: bytes that are not UTF-8 shown as U+FFFD.
     public var displayPath: String { FilePath.displayed(path) }
-    public var discNumber: Int?
-    public var trackNumber: Int?
+    public var tags: SongTags
+    public var discNumber: Int? { tags.disc }
+    public var trackNumber: Int? { tags.track }
+
+    public init(path: String, tags: SongTags) {
+        self.path = path
+        self.tags = tags
+    }
+
+    public init(path: String, discNumber: Int? = nil, trackNumber: Int? = nil) {
+        var tags = SongTags()
+        tags.disc = discNumber
+        tags.track = trackNumber
+        self.init(path: path, tags: tags)
+    }
 }
 
 /// What a scan found: tracks in natural order, playlists, and files it had to skip.

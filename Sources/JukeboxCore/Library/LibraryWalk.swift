@@ -171,8 +171,8 @@ struct LibraryWalk {
         switch outcome {
         case .playlist:
             do { result.playlists.append(try M3UPlaylist.read(path)) } catch { report("\(error)") }
-        case .track(let disc, let track):
-            if !playlistsOnly { result.tracks.append(LibraryTrack(path: path, discNumber: disc, trackNumber: track)) }
+        case .track(let tags):
+            if !playlistsOnly { result.tracks.append(LibraryTrack(path: path, tags: tags)) }
         case .passedOver:
             break
         case .problem(let reason):
@@ -187,8 +187,8 @@ struct LibraryWalk {
         if LibraryScanner.playlistExtensions.contains(ext) { return .playlist }
         if playlistsOnly { return .passedOver }
         do {
-            let metadata = try AudioFile.metadata(path)
-            return .track(disc: metadata.discNumber, track: metadata.trackNumber)
+            let (metadata, info) = try AudioFile.describe(path)
+            return .track(SongTags(metadata, info: info))
         } catch let error as MediaError {
             switch error {
             case .unrecognised, .empty, .unsupported: if !LibraryScanner.audioExtensions.contains(ext) { return .passedOver }

@@ -58,7 +58,17 @@ public final class Player: @unchecked Sendable {
     private var libraryTracks: [String] = []
     private var queueEdited = false
     private var playQueue: PlayQueue<SystemRandom>
-    private var state = PlayerState.stopped
+    private var state = PlayerState.stopped {
+        didSet {
+            // Time spent playing, for MPD's `playtime`.
+            let now = MonotonicClock.now()
+            if oldValue == .playing, state != .playing, let since = playingSince { playedBefore += now - since }
+            if state == .playing, oldValue != .playing { playingSince = now }
+            if state != .playing { playingSince = nil }
+        }
+    }
+    private var playingSince: UInt64?
+    private var playedBefore: UInt64 = 0
     private var volume: Int
     private var lastError: String?
     private var nextToken = 1
@@ -230,7 +240,13 @@ public final class Player: @unchecked Sendable {
 
     public var trackList: [String] { queue.sync { tracks } }
 
-    /// The library's tracks, as the library service last gave them (what `add` draws on).
+    /// Seconds spent playing since the player was made (MPD's `playtime`).
+    public var playTime: Double {
+        queue.sync { Double(playedBefore + (playingSince.map { MonotonicClock.now() - $0 } ?? 0)) / 1e9 }
+    }
+
+    /// The library's tracks as the library service last gave them for the queue (what a
+    /// button on an emptied queue plays).
     public var library: [String] { queue.sync { libraryTracks } }
 
     /// Changes the queue as a client asks, in one step on the player's queue, and returns

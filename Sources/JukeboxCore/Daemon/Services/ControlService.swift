@@ -7,6 +7,7 @@ final class ControlService: Service, @unchecked Sendable {
     let name = "control socket"
     let policy = FailurePolicy.restarted()
     private let player: Player
+    private let catalog: LibraryCatalog
     private let logger: Logger
     private let settings: ConditionLocked<Current>
     private struct Current {
@@ -15,8 +16,9 @@ final class ControlService: Service, @unchecked Sendable {
         var server: ControlServer?
     }
 
-    init(player: Player, settings: JukeboxConfig.Control, musicDirectory: String, logger: Logger) {
+    init(player: Player, catalog: LibraryCatalog, settings: JukeboxConfig.Control, musicDirectory: String, logger: Logger) {
         self.player = player
+        self.catalog = catalog
         self.logger = logger
         self.settings = ConditionLocked(Current(control: settings, musicDirectory: musicDirectory))
     }
@@ -35,7 +37,7 @@ final class ControlService: Service, @unchecked Sendable {
 
     func start(died: @escaping @Sendable (any Error) -> Void) throws {
         let (control, musicDirectory) = settings.withLock { ($0.control, $0.musicDirectory) }
-        let server = ControlServer(player: player, logger: logger, limits: control.limits, musicDirectory: musicDirectory)
+        let server = ControlServer(player: player, logger: logger, limits: control.limits, musicDirectory: musicDirectory, catalog: catalog)
         server.onDeath = { died($0) }
         do {
             try server.start(socketPath: control.socketPath, tcpPort: control.tcpPort)

@@ -29,6 +29,8 @@ final class LibraryService: Service, @unchecked Sendable {
     let name = "library"
     let policy = FailurePolicy.optional
     private let player: Player
+    /// Where clients browse the library: every scan is published there.
+    private let catalog: LibraryCatalog
     private let logger: Logger
     /// Waits for the whole scan before playing (a saved place may be anywhere in it).
     private let holdFirstPlay: @Sendable () -> Bool
@@ -44,7 +46,9 @@ final class LibraryService: Service, @unchecked Sendable {
         var watch: MusicFolderWatch?
     }
 
-    init(settings: Settings, player: Player, logger: Logger, waitForMusic: Bool, holdFirstPlay: @escaping @Sendable () -> Bool) {
+    init(settings: Settings, player: Player, catalog: LibraryCatalog, logger: Logger, waitForMusic: Bool,
+         holdFirstPlay: @escaping @Sendable () -> Bool) {
+        self.catalog = catalog
         self.player = player
         self.logger = logger
         self.waitForMusic = waitForMusic
@@ -167,6 +171,7 @@ final class LibraryService: Service, @unchecked Sendable {
     /// `play` starts it (autoplay allowing); `alreadyPlaying` says an earlier step did.
     private func deliver(_ scan: LibraryScan, _ settings: Settings, run: Int, play: Bool, alreadyPlaying: Bool = false) -> Bool {
         let library = settings.library
+        catalog.publish(scan)
         for problem in scan.skipped { logger.warning("library: \(problem)") }
         var queue = scan.tracks.map(\.path)
         if !library.playlist.isEmpty {

@@ -1,0 +1,107 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// MPD's commands that browse the library (its database): lsinfo, listall, listallinfo,
+/// listfiles and stats. Folders are those of the music folder that hold tracks; names
+/// are relative to it, and one that names nothing in the library is "No such directory".
+extension ControlSession {
+    static let databaseCommands = ["listall", "listallinfo", "listfiles", "lsinfo", "stats"]
+
+    /// The reply to a database command; nil when `name` is not one.
+    func databaseCommand(_ name: String, _ args: [String]) throws -> String? {
+        guard Self.databaseCommands.contains(name) else { return nil }
+        guard args.count <= (name == "stats" ? 0 : 1) else {
+            throw MPDProtocol.Ack(code: .argument, message: "wrong number of arguments for \"\(name)\"")
+        }
+        let known = catalog.snapshot
+        if name == "stats" { return stats(known) }
+        let uri = args.first ?? ""
+        guard let folder = library.path(for: uri) else { throw MPDProtocol.Ack(code: .noExist, message: "No such directory") }
+        if let at = known.positions[folder] {
+            // A file: MPD answers with the song itself.
+            let track = known.tracks[at]
+            return name == "listall" || name == "listfiles" ? "file: \(MPDProtocol.value(library.uri(track.path)))\n"
+                : song(path: track.path, spot: nil, tags: track.tags)
+        }
+        let prefix = folder.hasSuffix("/") ? folder : folder + "/"
+        let inside = known.tracks.filter { $0.path.hasPrefix(prefix) }
+        guard !inside.isEmpty || (uri.isEmpty || uri == "/") else { throw MPDProtocol.Ack(code: .noExist, message: "No such directory") }
+        switch name {
+        case "lsinfo", "listfiles":
+            var out = ""
+            var seen = Set<Substring>()
+            var files = ""
+            for track in inside {
+                let rest = track.path.dropFirst(prefix.count)
+                if let slash = rest.firstIndex(of: "/") {
+                    let sub = rest[..<slash]
+                    if seen.insert(sub).inserted {
+                        let shown = name == "listfiles" ? String(sub) : library.uri(prefix + sub)
+                        out += "directory: \(MPDProtocol.value(shown))\n"
+                    }
+                } else if name == "listfiles" {
+                    files += "file: \(MPDProtocol.value(String(rest)))\n"
+                } else {
+                    files += song(path: track.path, spot: nil, tags: track.tags)
+                }
+            }
+            out += files
+            if name == "lsinfo", uri.isEmpty || uri == "/" {
+                for playlist in known.playlists { out += "playlist: \(MPDProtocol.value(playlist.name))\n" }
+            }
+            return out
+        default:  // listall, listallinfo: everything below, each folder named once before its files
+            var out = ""
+            var named = Set<String>()
+            for track in inside {
+                let rest = track.path.dropFirst(prefix.count)
+                var from = rest.startIndex
+                while let slash = rest[from...].firstIndex(of: "/") {
+                    let sub = String(track.path[..<slash])
+                    if named.insert(sub).inserted { out += "directory: \(MPDProtocol.value(library.uri(sub)))\n" }
+                    from = rest.index(after: slash)
+                }
+                out += name == "listall" ? "file: \(MPDProtocol.value(library.uri(track.path)))\n"
+                    : song(path: track.path, spot: nil, tags: track.tags)
+            }
+            return out
+        }
+    }
+
+    /// MPD's `stats`: what the library holds and how long the box has been up and playing.
+    func stats(_ known: LibraryCatalog.Snapshot) -> String {
+        var artists = Set<String>(), albums = Set<String>()
+        var seconds = 0.0
+        for track in known.tracks {
+            if let artist = track.tags.artist { artists.insert(artist) }
+            if let album = track.tags.album { albums.insert(album) }
+            seconds += track.tags.seconds
+        }
+        return "artists: \(artists.count)\nalbums: \(albums.count)\nsongs: \(known.tracks.count)\n"
+            + "uptime: \(Self.processUptime())\nplaytime: \(Int(player.playTime))\n"
+            + "db_playtime: \(Int(seconds.rounded()))\ndb_update: \(known.updated)\n"
+    }
+
+    /// Seconds since this process started: the system's uptime less the process's start
+    /// time (in clock ticks since boot), both from /proc.
+    static func processUptime() -> Int {
+        guard let stat = procText("/proc/self/stat"), let uptime = procText("/proc/uptime") else { return 0 }
+        // Fields after the command name (which may hold spaces) start at its closing ')'.
+        guard let close = stat.lastIndex(of: ")") else { return 0 }
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        guard fields.count > 19, let started = Double(fields[19]),
+              let up = uptime.split(separator: " ").first.flatMap({ Double($0) }) else { return 0 }
+        return max(0, Int(up - started / Double(sysconf(Int32(_SC_CLK_TCK)))))
+    }
+
+    /// A small /proc file's text (their size reads as 0, so they are read to the end).
+    private static func procText(_ path: String) -> String? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let n = read(fd, &buffer, buffer.count)
+        return n > 0 ? String(decoding: buffer[0..<n], as: UTF8.self) : nil
+    }
+}

@@ -1,0 +1,89 @@
+import Testing
+@testable import JukeboxCore
+
+/// Browsing the library as MPD clients do: lsinfo, listall, listallinfo, listfiles and
+/// stats over the catalog the library service publishes, and the tags the index keeps.
+@Suite struct DatabaseCommandsTests {
+    func tags(_ title: String, artist: String, album: String, seconds: Double = 60) -> SongTags {
+        var t = SongTags()
+        t.title = title
+        t.artist = artist
+        t.album = album
+        t.seconds = seconds
+        t.format = "44100:16:2"
+        return t
+    }
+
+    func session() -> ControlSession {
+        let catalog = LibraryCatalog()
+        var scan = LibraryScan()
+        scan.tracks = [
+            LibraryTrack(path: "/m/Abba/Gold/01 a.flac", tags: tags("A", artist: "Abba", album: "Gold")),
+            LibraryTrack(path: "/m/Abba/Gold/02 b.flac", tags: tags("B", artist: "Abba", album: "Gold")),
+            LibraryTrack(path: "/m/Bach/x.mp3", tags: tags("X", artist: "Bach", album: "Suites")),
+            LibraryTrack(path: "/m/loose.flac", tags: tags("L", artist: "Abba", album: "Singles")),
+        ]
+        scan.playlists = [M3UPlaylist(name: "party", path: "/m/party.m3u", entries: [])]
+        catalog.publish(scan)
+        return ControlSession(player: Player(engine: FakeEngine()), musicDirectory: "/m", catalog: catalog)
+    }
+
+    func say(_ s: ControlSession, _ line: String) -> String {
+        guard case .reply(let text) = s.handle(line: line) else { return "" }
+        return text
+    }
+
+    @Test func lsinfoListsFoldersSongsAndAtTheRootPlaylists() {
+        let s = session()
+        let root = say(s, "lsinfo")
+        #expect(root.hasPrefix("directory: Abba\ndirectory: Bach\nfile: loose.flac\nFormat: 44100:16:2\nArtist: Abba\nTitle: L\nAlbum: Singles\n"), "\(root)")
+        #expect(root.hasSuffix("playlist: party\nOK\n"))
+        #expect(say(s, "lsinfo \"/\"") == root)
+        #expect(say(s, "lsinfo Abba") == "directory: Abba/Gold\nOK\n")
+        let gold = say(s, "lsinfo Abba/Gold")
+        #expect(gold.components(separatedBy: "file: ").count == 3 && gold.contains("file: Abba/Gold/02 b.flac\n"))
+        #expect(say(s, "lsinfo Bach/x.mp3").hasPrefix("file: Bach/x.mp3\nFormat: 44100:16:2\nArtist: Bach\nTitle: X\n"))
+        for missing in ["Nobody", "../etc", "/etc", "Abba/../../etc"] {
+            #expect(say(s, "lsinfo \"\(missing)\"") == "ACK [50@0] {lsinfo} No such directory\n", "\(missing)")
+        }
+    }
+
+    @Test func listallGoesDownEveryFolder() {
+        let s = session()
+        #expect(say(s, "listall") == """
+            directory: Abba
+            directory: Abba/Gold
+            file: Abba/Gold/01 a.flac
+            file: Abba/Gold/02 b.flac
+            directory: Bach
+            file: Bach/x.mp3
+            file: loose.flac
+            OK
+
+            """)
+        let info = say(s, "listallinfo Abba")
+        #expect(info.hasPrefix("directory: Abba/Gold\nfile: Abba/Gold/01 a.flac\nFormat:") && info.contains("Title: B\n"))
+        #expect(say(s, "listfiles Abba/Gold") == "file: 01 a.flac\nfile: 02 b.flac\nOK\n")
+    }
+
+    @Test func statsCountTheLibrary() {
+        let s = session()
+        let stats = say(s, "stats")
+        #expect(stats.hasPrefix("artists: 2\nalbums: 3\nsongs: 4\nuptime: "), "\(stats)")
+        #expect(stats.contains("db_playtime: 240\n") && !stats.contains("db_update: 0\n"))
+    }
+
+    @Test func theIndexKeepsTheTags() throws {
+        var scan = LibraryScan()
+        var t = tags("Tab\there", artist: "Line\nbreak", album: "雪")
+        t.track = 3
+        t.disc = 1
+        scan.tracks = [LibraryTrack(path: "/m/a.flac", tags: t), LibraryTrack(path: "/m/b.flac")]
+        let index = LibraryIndex(musicDirectory: "/m", playlistsDirectory: "", scan: scan, folders: [:])
+        let back = try LibraryIndex.decode(index.encoded(), path: "test")
+        #expect(back.scan.tracks[0].tags.title == "Tab here" && back.scan.tracks[0].tags.artist == "Line break")
+        #expect(back.scan.tracks[0].tags.album == "雪" && back.scan.tracks[0].tags.seconds == 60)
+        #expect(back.scan.tracks[0].trackNumber == 3 && back.scan.tracks[0].discNumber == 1)
+        #expect(back.scan.tracks[1].tags == SongTags())
+    }
+}
