@@ -174,7 +174,7 @@ public final class ControlSession {
     static let commands = (["close", "command_list_begin", "command_list_end", "command_list_ok_begin", "commands",
                             "currentsong", "idle", "next", "noidle", "pause", "ping", "play", "playid", "playlistid", "playlistinfo", "plchanges",
                             "plchangesposid", "previous", "random", "repeat", "seekcur", "setvol", "single", "status", "stop",
-                            "tagtypes", "volume"] + queueCommands + databaseCommands).sorted()
+                            "tagtypes", "volume"] + queueCommands + databaseCommands + searchCommands).sorted()
 
     // MARK: Commands
 
@@ -315,7 +315,7 @@ public final class ControlSession {
             }
             return songs(range, of: listing, status: s)
         default:
-            if let reply = try queueCommand(name, args) ?? databaseCommand(name, args) { return reply }
+            if let reply = try queueCommand(name, args) ?? databaseCommand(name, args) ?? searchCommand(name, args) { return reply }
             throw MPDProtocol.Ack(code: .unknown, message: "unknown command \"\(String(name.prefix(64)))\"")
         }
         return ""

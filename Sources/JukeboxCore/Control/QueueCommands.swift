@@ -18,45 +18,45 @@ extension ControlSession {
             let found = library.tracks(named: args[0], in: catalog.snapshot.tracks.map(\.path))
             guard !found.isEmpty else { throw MPDProtocol.Ack(code: .noExist, message: "No such directory") }
             guard name == "add" || found.count == 1 else { throw MPDProtocol.Ack(code: .noExist, message: "Not a file") }
-            let ids = try edit { draft in
+            let ids = try editQueue { draft in
                 try draft.insert(found, at: args.count == 2 ? try Self.insertion(args[1], in: draft) : nil)
             }
             return name == "addid" ? "Id: \(ids[0])\n" : ""
         case "delete":
             try arguments(1...1)
-            try edit { draft in try draft.remove(try Self.range(args[0], within: draft.count)) }
+            try editQueue { draft in try draft.remove(try Self.range(args[0], within: draft.count)) }
         case "deleteid":
             try arguments(1...1)
             let id = try Self.integer(args[0], name)
-            try edit { draft in
+            try editQueue { draft in
                 let at = try draft.position(ofId: id)
                 try draft.remove(at..<at + 1)
             }
         case "clear":
             try arguments(0...0)
-            try edit { draft in draft.removeAll() }
+            try editQueue { draft in draft.removeAll() }
         case "move":
             try arguments(2...2)
             let to = try Self.integer(args[1], name)
-            try edit { draft in try draft.move(try Self.range(args[0], within: draft.count), to: to) }
+            try editQueue { draft in try draft.move(try Self.range(args[0], within: draft.count), to: to) }
         case "moveid":
             try arguments(2...2)
             let (id, to) = (try Self.integer(args[0], name), try Self.integer(args[1], name))
-            try edit { draft in
+            try editQueue { draft in
                 let at = try draft.position(ofId: id)
                 try draft.move(at..<at + 1, to: to)
             }
         case "swap":
             try arguments(2...2)
             let (a, b) = (try Self.integer(args[0], name), try Self.integer(args[1], name))
-            try edit { draft in try draft.swap(a, b) }
+            try editQueue { draft in try draft.swap(a, b) }
         case "swapid":
             try arguments(2...2)
             let (a, b) = (try Self.integer(args[0], name), try Self.integer(args[1], name))
-            try edit { draft in try draft.swap(try draft.position(ofId: a), try draft.position(ofId: b)) }
+            try editQueue { draft in try draft.swap(try draft.position(ofId: a), try draft.position(ofId: b)) }
         case "shuffle":
             try arguments(0...1)
-            try edit { draft in
+            try editQueue { draft in
                 var generator = SystemRandomNumberGenerator()
                 try draft.shuffle(args.isEmpty ? 0..<draft.count : try Self.range(args[0], within: draft.count), using: &generator)
             }
@@ -76,7 +76,7 @@ extension ControlSession {
 
     /// Runs `change` on the queue, turning a refused position or id into MPD's ACK.
     @discardableResult
-    private func edit<T>(_ change: (inout QueueDraft) throws -> T) throws -> T {
+    func editQueue<T>(_ change: (inout QueueDraft) throws -> T) throws -> T {
         do {
             return try player.editQueue(change)
         } catch let refusal as QueueDraft.Refusal {

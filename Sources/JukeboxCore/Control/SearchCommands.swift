@@ -1,0 +1,144 @@
+/// MPD's commands that search the library: find and search (with `sort` and `window`),
+/// findadd and searchadd, count and list (with `group`), over the catalog's tags.
+extension ControlSession {
+    static let searchCommands = ["count", "find", "findadd", "list", "search", "searchadd"]
+
+    /// The reply to a search command; nil when `name` is not one.
+    func searchCommand(_ name: String, _ args: [String]) throws -> String? {
+        guard Self.searchCommands.contains(name) else { return nil }
+        let known = catalog.snapshot
+        let fold = name.hasPrefix("search")
+        switch name {
+        case "find", "search", "findadd", "searchadd":
+            let (filter, used) = try Self.filter(args[...], foldCase: fold)
+            var options = args.dropFirst(used)
+            var window: Range<Int>?
+            var sortTag: MPDTag?
+            var descending = false
+            var position: String?
+            while let word = options.first {
+                guard options.count >= 2 else { throw MPDProtocol.Ack(code: .argument, message: "Missing argument for \(word.prefix(32))") }
+                let value = options[options.startIndex + 1]
+                switch word.lowercased() {
+                case "window": window = try Self.range(value, within: .max)
+                case "sort":
+                    descending = value.hasPrefix("-")
+                    guard let tag = MPDTag(named: descending ? String(value.dropFirst()) : value) else {
+                        throw MPDProtocol.Ack(code: .argument, message: "Unknown sort tag: \(value.prefix(64))")
+                    }
+                    sortTag = tag
+                case "position" where name.hasSuffix("add"): position = value
+                default: throw MPDProtocol.Ack(code: .argument, message: "Unknown argument: \(word.prefix(32))")
+                }
+                options = options.dropFirst(2)
+            }
+            var found = known.tracks.filter { filter.matches(uri: library.uri($0.path), tags: $0.tags, foldCase: fold) }
+            if let sortTag {
+                found.sort {
+                    let (a, b) = (sortTag.value(in: $0.tags) ?? "", sortTag.value(in: $1.tags) ?? "")
+                    return descending ? NaturalOrder.less(b, a) : NaturalOrder.less(a, b)
+                }
+            }
+            if let window { found = Array(found[min(window.lowerBound, found.count)..<min(window.upperBound, found.count)]) }
+            if name.hasSuffix("add") {
+                let paths = found.map(\.path)
+                try editQueue { draft in
+                    try draft.insert(paths, at: try position.map { try Self.insertion($0, in: draft) })
+                }
+                return ""
+            }
+            return found.map { song(path: $0.path, spot: nil, tags: $0.tags) }.joined()
+        case "count":
+            var rest = args[...]
+            var filter: SongFilter?
+            if let first = rest.first, first.lowercased() != "group" {
+                let (parsed, used) = try Self.filter(rest, foldCase: false)
+                filter = parsed
+                rest = rest.dropFirst(used)
+            }
+            let groups = try Self.groups(rest)
+            guard groups.count <= 1 else { throw MPDProtocol.Ack(code: .argument, message: "Too many group tags") }
+            let found = known.tracks.filter { filter?.matches(uri: library.uri($0.path), tags: $0.tags, foldCase: false) ?? true }
+            func totals(_ tracks: some Sequence<LibraryTrack>) -> String {
+                var songs = 0, seconds = 0.0
+                for track in tracks { songs += 1; seconds += track.tags.seconds }
+                return "songs: \(songs)\nplaytime: \(Int(seconds.rounded()))\n"
+            }
+            guard let group = groups.first else { return totals(found) }
+            var byValue: [String: [LibraryTrack]] = [:]
+            for track in found { byValue[group.value(in: track.tags) ?? "", default: []].append(track) }
+            return byValue.keys.sorted(by: NaturalOrder.less).map { value in
+                "\(group.rawValue): \(MPDProtocol.value(value))\n" + totals(byValue[value]!)
+            }.joined()
+        default:  // list TYPE [FILTER] [group TYPE]...
+            guard let first = args.first else { throw MPDProtocol.Ack(code: .argument, message: "too few arguments for \"list\"") }
+            let wanted: MPDTag?
+            if first.lowercased() == "file" { wanted = nil } else {
+                guard let tag = MPDTag(named: first) else {
+                    if MPDTag.isKnown(first) { return "" }  // a tag the box does not read: no values
+                    throw MPDProtocol.Ack(code: .argument, message: "Unknown tag type: \(first.prefix(64))")
+                }
+                wanted = tag
+            }
+            var rest = args.dropFirst()
+            var filter: SongFilter?
+            if rest.count == 1, wanted == .album, let artist = rest.first, !artist.hasPrefix("(") {
+                // The old form `list album ARTIST`.
+                filter = .compare(.tag(.artist), .equal, artist)
+                rest = rest.dropFirst()
+            } else if let next = rest.first, next.lowercased() != "group" {
+                let (parsed, used) = try Self.filter(rest, foldCase: false)
+                filter = parsed
+                rest = rest.dropFirst(used)
+            }
+            let groups = try Self.groups(rest)
+            let found = known.tracks.filter { filter?.matches(uri: library.uri($0.path), tags: $0.tags, foldCase: false) ?? true }
+            guard let wanted else { return found.map { "file: \(MPDProtocol.value(library.uri($0.path)))\n" }.joined() }
+            // Each distinct combination of the group values and the value, sorted, each
+            // group line written when it changes (as MPD does).
+            var rows = Set<[String]>()
+            for track in found {
+                guard let value = wanted.value(in: track.tags) else { continue }
+                rows.insert(groups.map { $0.value(in: track.tags) ?? "" } + [value])
+            }
+            let sorted = rows.sorted { a, b in
+                for (x, y) in zip(a, b) where x != y { return NaturalOrder.less(x, y) }
+                return false
+            }
+            var out = ""
+            var previous: [String] = []
+            for row in sorted {
+                for (level, group) in groups.enumerated() where previous.count <= level || previous[..<(level + 1)] != row[..<(level + 1)] {
+                    out += "\(group.rawValue): \(MPDProtocol.value(row[level]))\n"
+                }
+                out += "\(wanted.rawValue): \(MPDProtocol.value(row[row.count - 1]))\n"
+                previous = row
+            }
+            return out
+        }
+    }
+
+    private static func filter(_ args: ArraySlice<String>, foldCase: Bool) throws -> (SongFilter, used: Int) {
+        do {
+            return try SongFilter.parse(args, oldStyleContains: foldCase)
+        } catch {
+            throw MPDProtocol.Ack(code: .argument, message: error.message)
+        }
+    }
+
+    /// `group TAG` pairs.
+    private static func groups(_ args: ArraySlice<String>) throws -> [MPDTag] {
+        var tags: [MPDTag] = []
+        var rest = args
+        while let word = rest.first {
+            guard word.lowercased() == "group", rest.count >= 2 else {
+                throw MPDProtocol.Ack(code: .argument, message: "Unknown argument: \(word.prefix(32))")
+            }
+            let name = rest[rest.startIndex + 1]
+            guard let tag = MPDTag(named: name) else { throw MPDProtocol.Ack(code: .argument, message: "Unknown tag type: \(name.prefix(64))") }
+            tags.append(tag)
+            rest = rest.dropFirst(2)
+        }
+        return tags
+    }
+}

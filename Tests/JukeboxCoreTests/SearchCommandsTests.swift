@@ -1,0 +1,81 @@
+import Testing
+@testable import JukeboxCore
+
+/// find, search, count and list as MPD clients send them: filter expressions and the
+/// old TYPE VALUE pairs, case as MPD has it, groups, sort and window.
+@Suite struct SearchCommandsTests {
+    func session() -> (ControlSession, Player) {
+        func tags(_ title: String, _ artist: String, _ album: String, _ genre: String? = nil, seconds: Double = 100) -> SongTags {
+            var t = SongTags()
+            (t.title, t.artist, t.album, t.genre, t.seconds) = (title, artist, album, genre, seconds)
+            t.albumArtist = artist
+            return t
+        }
+        var scan = LibraryScan()
+        scan.tracks = [
+            LibraryTrack(path: "/m/Abba/Gold/01.flac", tags: tags("Dancing Queen", "ABBA", "Gold", "Pop")),
+            LibraryTrack(path: "/m/Abba/Gold/02.flac", tags: tags("Waterloo", "ABBA", "Gold", "Pop")),
+            LibraryTrack(path: "/m/Abba/Arrival/01.flac", tags: tags("Money", "ABBA", "Arrival")),
+            LibraryTrack(path: "/m/Bach/01.flac", tags: tags("Air", "Bach", "Suites", "Classical", seconds: 300)),
+        ]
+        let catalog = LibraryCatalog()
+        catalog.publish(scan)
+        let player = Player(engine: FakeEngine())
+        return (ControlSession(player: player, musicDirectory: "/m", catalog: catalog), player)
+    }
+
+    func say(_ s: ControlSession, _ line: String) -> String {
+        guard case .reply(let text) = s.handle(line: line) else { return "" }
+        return text
+    }
+
+    func files(_ reply: String) -> [String] {
+        reply.split(separator: "\n").filter { $0.hasPrefix("file: ") }.map { String($0.dropFirst(6)) }
+    }
+
+    @Test func findIsExactAndSearchIgnoresCase() {
+        let (s, _) = session()
+        #expect(files(say(s, "find artist ABBA")).count == 3)
+        #expect(files(say(s, "find artist abba")).isEmpty)
+        #expect(files(say(s, "search artist abb")).count == 3)
+        #expect(files(say(s, "find artist ABBA album Gold")) == ["Abba/Gold/01.flac", "Abba/Gold/02.flac"])
+        #expect(files(say(s, #"find "(artist == 'ABBA')""#)).count == 3)
+        #expect(files(say(s, #"search "(any contains 'queen')""#)) == ["Abba/Gold/01.flac"])
+        #expect(files(say(s, #"find "((artist == 'ABBA') AND (!(album == 'Gold')))""#)) == ["Abba/Arrival/01.flac"])
+        #expect(files(say(s, #"find "(genre == '')""#)) == ["Abba/Arrival/01.flac"])
+        #expect(files(say(s, #"find "(base 'Abba/Gold')""#)).count == 2)
+        #expect(files(say(s, #"find "(title =~ '^W.*o$')""#)) == ["Abba/Gold/02.flac"])
+        #expect(files(say(s, #"find "(file starts_with 'Bach/')""#)) == ["Bach/01.flac"])
+        #expect(files(say(s, "find artist ABBA sort -title window 0:2")) == ["Abba/Gold/02.flac", "Abba/Arrival/01.flac"])
+    }
+
+    @Test func badFiltersAreRefused() {
+        let (s, _) = session()
+        #expect(say(s, #"find "(artist == 'ABBA'""#).hasPrefix("ACK [2@0] {find} "))
+        #expect(say(s, #"find "(colour == 'red')""#) == "ACK [2@0] {find} Unknown filter type: colour\n")
+        #expect(say(s, #"find "(title =~ '(')""#).hasPrefix("ACK [2@0] {find} Invalid regular expression"))
+        #expect(say(s, "find artist") == "ACK [2@0] {find} Incorrect number of filter arguments\n")
+        #expect(files(say(s, #"find "(label == 'x')""#)).isEmpty)  // a tag MPD has and the box does not read
+    }
+
+    @Test func countAndListGroup() {
+        let (s, _) = session()
+        #expect(say(s, "count artist ABBA") == "songs: 3\nplaytime: 300\nOK\n")
+        #expect(say(s, "count group artist") == "Artist: ABBA\nsongs: 3\nplaytime: 300\nArtist: Bach\nsongs: 1\nplaytime: 300\nOK\n")
+        #expect(say(s, "list artist") == "Artist: ABBA\nArtist: Bach\nOK\n")
+        #expect(say(s, "list album ABBA") == "Album: Arrival\nAlbum: Gold\nOK\n")
+        #expect(say(s, #"list album "(artist == 'Bach')""#) == "Album: Suites\nOK\n")
+        #expect(say(s, "list album group albumartist") == "AlbumArtist: ABBA\nAlbum: Arrival\nAlbum: Gold\nAlbumArtist: Bach\nAlbum: Suites\nOK\n")
+        #expect(say(s, "list genre") == "Genre: Classical\nGenre: Pop\nOK\n")
+        #expect(say(s, "list label") == "OK\n")
+        #expect(say(s, "list colour") == "ACK [2@0] {list} Unknown tag type: colour\n")
+    }
+
+    @Test func findaddQueuesWhatItFinds() {
+        let (s, player) = session()
+        #expect(say(s, "findadd album Gold") == "OK\n")
+        #expect(player.listing.paths == ["/m/Abba/Gold/01.flac", "/m/Abba/Gold/02.flac"])
+        #expect(say(s, "searchadd title air position 0") == "OK\n")
+        #expect(player.listing.paths.first == "/m/Bach/01.flac")
+    }
+}
