@@ -73,12 +73,14 @@ final class ControlConnection {
 
     var pendingOutput: Int { output.count - outputStart }
 
-    func reply(_ text: String) {
+    func reply(_ text: String) { reply(bytes: text.utf8) }
+
+    func reply(bytes: some Collection<UInt8>) {
         if outputStart > 0, outputStart >= output.count / 2 {
             output.removeFirst(outputStart)
             outputStart = 0
         }
-        output.append(contentsOf: text.utf8)
+        output.append(contentsOf: bytes)
     }
 
     /// Calls `write` with the unsent output; it returns how many bytes went out.

@@ -354,6 +354,7 @@ public final class ControlServer: @unchecked Sendable {
             }
             switch outcome {
             case .reply(let text): client.reply(text)
+            case .replyBytes(let bytes): client.reply(bytes: bytes)
             case .replyAndClose(let text): client.reply(text); client.closing = true; client.discardInput()
             case .close: client.closing = true; client.discardInput()
             case .none: break

@@ -15,6 +15,8 @@ public final class ControlSession {
         case reply(String)
         /// Send this, then close: the client broke a limit.
         case replyAndClose(String)
+        /// A reply holding binary data (a picture chunk).
+        case replyBytes([UInt8])
         case close
         case none
     }
@@ -26,6 +28,10 @@ public final class ControlSession {
     let catalog: LibraryCatalog
     /// The tags this client asked for (`tagtypes`); all of them at first.
     private var tags = Set(MPDTag.allCases)
+    /// The largest binary chunk this client takes (`binarylimit`; MPD's default 8192).
+    var binaryLimit = 8192
+    /// The picture being fetched in chunks.
+    var heldPicture: PictureHold?
     /// The current file's average bitrate, worked out once per track.
     private var bitrate: (path: String, kbps: Int?)?
     private let maximumCommandListBytes: Int
@@ -105,6 +111,16 @@ public final class ControlSession {
         if line.hasPrefix("idle"), let words = try? MPDProtocol.words(line), words.first == "idle" {
             return idle(Array(words.dropFirst()))
         }
+        // Pictures answer in binary, so outside command lists only (as clients send them).
+        if line.hasPrefix("albumart") || line.hasPrefix("readpicture") {
+            do {
+                if let bytes = try pictureReply(try MPDProtocol.words(line)) { return .replyBytes(bytes) }
+            } catch let ack as MPDProtocol.Ack {
+                return .reply(Self.ack(ack, index: 0, command: Self.commandName(line)))
+            } catch {
+                return .reply(Self.ack(.init(code: .system, message: "\(error)"), index: 0, command: Self.commandName(line)))
+            }
+        }
         switch line {
         case "command_list_begin": list = []; listBytes = 0; listOK = false; return .none
         case "command_list_ok_begin": list = []; listBytes = 0; listOK = true; return .none
@@ -174,7 +190,7 @@ public final class ControlSession {
     static let commands = (["close", "command_list_begin", "command_list_end", "command_list_ok_begin", "commands",
                             "currentsong", "idle", "next", "noidle", "pause", "ping", "play", "playid", "playlistid", "playlistinfo", "plchanges",
                             "plchangesposid", "previous", "random", "repeat", "seekcur", "setvol", "single", "status", "stop",
-                            "tagtypes", "volume"] + queueCommands + databaseCommands + searchCommands).sorted()
+                            "tagtypes", "volume"] + queueCommands + databaseCommands + searchCommands + pictureCommands).sorted()
 
     // MARK: Commands
 
@@ -191,6 +207,11 @@ public final class ControlSession {
         case "ping":
             try arguments(0...0)
             return ""
+        case "binarylimit":
+            try arguments(1...1)
+            let limit = try Self.integer(args[0], name)
+            guard limit >= 64 else { throw MPDProtocol.Ack(code: .argument, message: "Value too small") }
+            binaryLimit = min(limit, ControlServer.Limits().maximumCommandListBytes)
         case "commands", "commandlist":
             return Self.commands.map { "command: \($0)\n" }.joined()
         case "play":

@@ -59,7 +59,8 @@ public enum TrackArt {
         return nil
     }
 
-    private static func folderPicture(in folder: String) -> String? {
+    /// The cover picture file in `folder`, by `folderNames`' preference.
+    static func folderPicture(in folder: String) -> String? {
         guard let dir = FilePath.withCString(folder, { opendir($0) }) else { return nil }
         defer { closedir(dir) }
         var best: (rank: Int, name: String)?
