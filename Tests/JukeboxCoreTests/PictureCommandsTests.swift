@@ -44,7 +44,7 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let picture = (0..<20_000).map { UInt8(truncatingIfNeeded: $0 &* 7) }
         try Data(picture).write(to: URL(fileURLWithPath: folder + "/Album/Cover.JPG"))
-        FileManager.default.createFile(atPath: folder + "/Album/a.flac", contents: Data())
+        _ = FileManager.default.createFile(atPath: folder + "/Album/a.flac", contents: Data())
         let s = session(folder: folder, tracks: ["Album/a.flac"])
         #expect(s.handle(line: "binarylimit 4096") == .reply("OK\n"))
         let got = fetch(s, "albumart", "Album/a.flac")
