@@ -111,3 +111,29 @@ import Testing
         #expect(reply(s, "currentsong").contains("Artist: A\n"))
     }
 }
+
+/// The rest of what clients ask on connecting: decoders, urlhandlers, notcommands,
+/// config (local clients only), clearerror, and a commands list that holds only what works.
+@Suite struct MPDServerCommandsTests {
+    @Test func smallCommandsAnswerAsMPDDoes() {
+        let player = Player(engine: FakeEngine())
+        let local = ControlSession(player: player, musicDirectory: "/srv/music/")
+        let remote = ControlSession(player: player, musicDirectory: "/srv/music", local: false)
+        func say(_ s: ControlSession, _ line: String) -> String {
+            guard case .reply(let text) = s.handle(line: line) else { return "" }
+            return text
+        }
+        #expect(say(local, "decoders").hasPrefix("plugin: flac\nsuffix: flac\n"))
+        #expect(say(local, "urlhandlers") == "OK\n" && say(local, "notcommands") == "OK\n")
+        #expect(say(local, "config") == "music_directory: /srv/music\nOK\n")
+        #expect(say(remote, "config") == "ACK [4@0] {config} Command only permitted to local clients\n")
+        #expect(say(local, "clearerror") == "OK\n")
+        // Every command listed is answered by something other than "unknown command".
+        let listed = say(local, "commands").split(separator: "\n").filter { $0.hasPrefix("command: ") }.map { $0.dropFirst(9) }
+        #expect(listed.count > 50)
+        for command in listed where !["close", "idle", "command_list_begin", "command_list_ok_begin", "command_list_end"].contains(String(command)) {
+            let s = ControlSession(player: Player(engine: FakeEngine()), musicDirectory: "/srv/music")
+            #expect(!say(s, String(command)).contains("unknown command"), "\(command)")
+        }
+    }
+}

@@ -53,6 +53,8 @@ public final class ControlServer: @unchecked Sendable {
     private let musicDirectory: String
     private let catalog: LibraryCatalog
     private var listeners: [Int32] = []
+    /// The Unix socket's listener: its clients are on this machine (MPD's "local" clients).
+    private var localListener: Int32 = -1
     /// Our socket file and its identity, so stopping never deletes another server's socket.
     private var socketFile: (path: String, device: UInt64, inode: UInt64)?
     private var wake: (read: Int32, write: Int32) = (-1, -1)
@@ -113,6 +115,7 @@ public final class ControlServer: @unchecked Sendable {
         if !socketPath.isEmpty {
             let fd = try Self.listenUnix(socketPath)
             listeners.append(fd)
+            localListener = fd
             var st = stat()
             if stat(socketPath, &st) == 0 {
                 socketFile = (socketPath, UInt64(st.st_dev), UInt64(st.st_ino))
@@ -309,7 +312,7 @@ public final class ControlServer: @unchecked Sendable {
             return
         }
         warnedFull = false
-        let client = ControlConnection(fd: fd, session: ControlSession(player: player, musicDirectory: musicDirectory, catalog: catalog, maximumCommandListBytes: limits.maximumCommandListBytes,
+        let client = ControlConnection(fd: fd, session: ControlSession(player: player, musicDirectory: musicDirectory, catalog: catalog, local: listener == localListener, maximumCommandListBytes: limits.maximumCommandListBytes,
                                                                         commandsPerCall: Self.linesPerTurn),
                                        now: MonotonicClock.now())
         client.reply(MPDProtocol.greeting)

@@ -26,6 +26,9 @@ public final class ControlSession {
     let library: LibraryPaths
     /// The library's tracks and tags, as the last scan left them.
     let catalog: LibraryCatalog
+    /// Connected through the Unix socket, from this machine: only such a client may ask
+    /// for `config`, as in MPD.
+    let local: Bool
     /// The tags this client asked for (`tagtypes`); all of them at first.
     private var tags = Set(MPDTag.allCases)
     /// The largest binary chunk this client takes (`binarylimit`; MPD's default 8192).
@@ -73,9 +76,10 @@ public final class ControlSession {
         return IdleSubsystem.allCases.filter(due.contains).map { "changed: \($0.rawValue)\n" }.joined() + "OK\n"
     }
 
-    public init(player: Player, musicDirectory: String = "", catalog: LibraryCatalog = LibraryCatalog(),
+    public init(player: Player, musicDirectory: String = "", catalog: LibraryCatalog = LibraryCatalog(), local: Bool = true,
                 maximumCommandListBytes: Int = ControlServer.Limits().maximumCommandListBytes, commandsPerCall: Int = .max) {
         self.player = player
+        self.local = local
         self.catalog = catalog
         self.library = LibraryPaths(musicDirectory: musicDirectory)
         self.commandsPerCall = max(1, commandsPerCall)
@@ -187,7 +191,12 @@ public final class ControlSession {
         return String(first.prefix(64).filter { $0.isLetter || $0.isNumber || $0 == "_" })
     }
 
-    static let commands = (["close", "command_list_begin", "command_list_end", "command_list_ok_begin", "commands",
+    /// The formats the box plays, as MPD's `decoders` lists its plugins.
+    static let decoders = "plugin: flac\nsuffix: flac\nmime_type: audio/flac\nmime_type: audio/x-flac\n"
+        + "plugin: mpg123\nsuffix: mp3\nmime_type: audio/mpeg\n"
+        + "plugin: wave\nsuffix: wav\nmime_type: audio/wav\nmime_type: audio/x-wav\n"
+
+    static let commands = (["clearerror", "close", "config", "decoders", "notcommands", "urlhandlers", "command_list_begin", "command_list_end", "command_list_ok_begin", "commands",
                             "currentsong", "idle", "next", "noidle", "pause", "ping", "play", "playid", "playlistid", "playlistinfo", "plchanges",
                             "plchangesposid", "previous", "random", "repeat", "seekcur", "setvol", "single", "status", "stop",
                             "tagtypes", "volume"] + queueCommands + databaseCommands + searchCommands + pictureCommands).sorted()
@@ -207,6 +216,20 @@ public final class ControlSession {
         case "ping":
             try arguments(0...0)
             return ""
+        case "decoders":
+            try arguments(0...0)
+            return Self.decoders
+        case "urlhandlers", "notcommands":
+            // No URLs yet; and every command listed in `commands` is open to every client.
+            try arguments(0...0)
+            return ""
+        case "clearerror":
+            try arguments(0...0)
+            player.perform(.clearError)
+        case "config":
+            try arguments(0...0)
+            guard local else { throw MPDProtocol.Ack(code: .permission, message: "Command only permitted to local clients") }
+            return "music_directory: \(MPDProtocol.value(String(library.root.dropLast())))\n"
         case "binarylimit":
             try arguments(1...1)
             let limit = try Self.integer(args[0], name)

@@ -366,6 +366,9 @@ public final class Player: @unchecked Sendable {
             interrupted = true
             wasPlayingBeforeInterruption = state == .playing || state == .loading
             if wasPlayingBeforeInterruption { pausePlayback() }
+        case .clearError:
+            lastError = nil
+            if state == .error { state = .stopped }
         case .interruptionEnded:
             guard interrupted else { return }
             interrupted = false

@@ -29,6 +29,8 @@ public enum PlayerCommand: Sendable, Equatable {
     /// Something else needs the audio (an alarm, a lost device): pause and remember.
     case interruptionBegan
     case interruptionEnded
+    /// Forget the last error the status reports (MPD's `clearerror`).
+    case clearError
 }
 
 extension PlayerCommand: CustomStringConvertible {
@@ -54,6 +56,7 @@ extension PlayerCommand: CustomStringConvertible {
         case .rewind(let phase): return "rewind \(phase == .begin ? "begin" : "end")"
         case .interruptionBegan: return "interruption began"
         case .interruptionEnded: return "interruption ended"
+        case .clearError: return "clear the error"
         }
     }
 }
