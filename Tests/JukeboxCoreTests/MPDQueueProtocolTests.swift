@@ -128,6 +128,9 @@ import Testing
         #expect(say(local, "config") == "music_directory: /srv/music\nOK\n")
         #expect(say(remote, "config") == "ACK [4@0] {config} Command only permitted to local clients\n")
         #expect(say(local, "clearerror") == "OK\n")
+        let routed = ControlSession(player: player, outputs: ["hw:CARD=DAC", "default"])
+        #expect(say(routed, "outputs") == "outputid: 0\noutputname: hw:CARD=DAC\nplugin: alsa\noutputenabled: 1\n"
+            + "outputid: 1\noutputname: default\nplugin: alsa\noutputenabled: 1\nOK\n")
         // Every command listed is answered by something other than "unknown command".
         let listed = say(local, "commands").split(separator: "\n").filter { $0.hasPrefix("command: ") }.map { $0.dropFirst(9) }
         #expect(listed.count > 50)

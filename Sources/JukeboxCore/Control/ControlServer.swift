@@ -52,6 +52,7 @@ public final class ControlServer: @unchecked Sendable {
     private let limits: Limits
     private let musicDirectory: String
     private let catalog: LibraryCatalog
+    private let outputs: [String]
     private var listeners: [Int32] = []
     /// The Unix socket's listener: its clients are on this machine (MPD's "local" clients).
     private var localListener: Int32 = -1
@@ -85,9 +86,10 @@ public final class ControlServer: @unchecked Sendable {
 
     /// Files are named to clients relative to `musicDirectory`.
     public init(player: Player, logger: Logger, limits: Limits = Limits(), musicDirectory: String = "",
-                catalog: LibraryCatalog = LibraryCatalog()) {
+                catalog: LibraryCatalog = LibraryCatalog(), outputs: [String] = ["default"]) {
         self.player = player
         self.catalog = catalog
+        self.outputs = outputs
         self.logger = logger
         self.limits = limits
         self.musicDirectory = musicDirectory
@@ -312,7 +314,7 @@ public final class ControlServer: @unchecked Sendable {
             return
         }
         warnedFull = false
-        let client = ControlConnection(fd: fd, session: ControlSession(player: player, musicDirectory: musicDirectory, catalog: catalog, local: listener == localListener, maximumCommandListBytes: limits.maximumCommandListBytes,
+        let client = ControlConnection(fd: fd, session: ControlSession(player: player, musicDirectory: musicDirectory, catalog: catalog, outputs: outputs, local: listener == localListener, maximumCommandListBytes: limits.maximumCommandListBytes,
                                                                         commandsPerCall: Self.linesPerTurn),
                                        now: MonotonicClock.now())
         client.reply(MPDProtocol.greeting)

@@ -26,6 +26,8 @@ public final class ControlSession {
     let library: LibraryPaths
     /// The library's tracks and tags, as the last scan left them.
     let catalog: LibraryCatalog
+    /// The audio devices in priority order (`[audio] devices`).
+    let outputs: [String]
     /// Connected through the Unix socket, from this machine: only such a client may ask
     /// for `config`, as in MPD.
     let local: Bool
@@ -76,9 +78,11 @@ public final class ControlSession {
         return IdleSubsystem.allCases.filter(due.contains).map { "changed: \($0.rawValue)\n" }.joined() + "OK\n"
     }
 
-    public init(player: Player, musicDirectory: String = "", catalog: LibraryCatalog = LibraryCatalog(), local: Bool = true,
-                maximumCommandListBytes: Int = ControlServer.Limits().maximumCommandListBytes, commandsPerCall: Int = .max) {
+    public init(player: Player, musicDirectory: String = "", catalog: LibraryCatalog = LibraryCatalog(), outputs: [String] = ["default"],
+                local: Bool = true, maximumCommandListBytes: Int = ControlServer.Limits().maximumCommandListBytes,
+                commandsPerCall: Int = .max) {
         self.player = player
+        self.outputs = outputs
         self.local = local
         self.catalog = catalog
         self.library = LibraryPaths(musicDirectory: musicDirectory)
@@ -196,7 +200,7 @@ public final class ControlSession {
         + "plugin: mpg123\nsuffix: mp3\nmime_type: audio/mpeg\n"
         + "plugin: wave\nsuffix: wav\nmime_type: audio/wav\nmime_type: audio/x-wav\n"
 
-    static let commands = (["clearerror", "close", "config", "decoders", "notcommands", "urlhandlers", "command_list_begin", "command_list_end", "command_list_ok_begin", "commands",
+    static let commands = (["clearerror", "close", "config", "decoders", "notcommands", "outputs", "urlhandlers", "command_list_begin", "command_list_end", "command_list_ok_begin", "commands",
                             "currentsong", "idle", "next", "noidle", "pause", "ping", "play", "playid", "playlistid", "playlistinfo", "plchanges",
                             "plchangesposid", "previous", "random", "repeat", "seekcur", "setvol", "single", "status", "stop",
                             "tagtypes", "volume"] + queueCommands + databaseCommands + searchCommands + pictureCommands).sorted()
@@ -216,6 +220,16 @@ public final class ControlSession {
         case "ping":
             try arguments(0...0)
             return ""
+        case "outputs":
+            // The devices of the route, in priority order; the one playing says so.
+            try arguments(0...0)
+            let route = player.status.route
+            return outputs.enumerated().map { id, device in
+                var entry = "outputid: \(id)\noutputname: \(MPDProtocol.value(device))\n"
+                entry += "plugin: \(device == NullOutput.deviceName ? "null" : "alsa")\noutputenabled: 1\n"
+                if case .playingOn(let playing) = route, playing == device { entry += "attribute: playing=1\n" }
+                return entry
+            }.joined()
         case "decoders":
             try arguments(0...0)
             return Self.decoders

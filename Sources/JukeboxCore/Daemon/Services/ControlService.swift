@@ -13,14 +13,17 @@ final class ControlService: Service, @unchecked Sendable {
     private struct Current {
         var control: JukeboxConfig.Control
         var musicDirectory: String
+        /// The audio devices in priority order, as clients list them (`outputs`).
+        var outputs: [String]
         var server: ControlServer?
     }
 
-    init(player: Player, catalog: LibraryCatalog, settings: JukeboxConfig.Control, musicDirectory: String, logger: Logger) {
+    init(player: Player, catalog: LibraryCatalog, settings: JukeboxConfig.Control, musicDirectory: String, outputs: [String],
+         logger: Logger) {
         self.player = player
         self.catalog = catalog
         self.logger = logger
-        self.settings = ConditionLocked(Current(control: settings, musicDirectory: musicDirectory))
+        self.settings = ConditionLocked(Current(control: settings, musicDirectory: musicDirectory, outputs: outputs))
     }
 
     /// The settings the next start uses (a live reload restarts it through the group).
@@ -35,9 +38,16 @@ final class ControlService: Service, @unchecked Sendable {
         set { settings.withLock { $0.musicDirectory = newValue } }
     }
 
+    /// The devices `outputs` lists; also taken at the next start.
+    var outputs: [String] {
+        get { settings.current.outputs }
+        set { settings.withLock { $0.outputs = newValue } }
+    }
+
     func start(died: @escaping @Sendable (any Error) -> Void) throws {
-        let (control, musicDirectory) = settings.withLock { ($0.control, $0.musicDirectory) }
-        let server = ControlServer(player: player, logger: logger, limits: control.limits, musicDirectory: musicDirectory, catalog: catalog)
+        let (control, musicDirectory, outputs) = settings.withLock { ($0.control, $0.musicDirectory, $0.outputs) }
+        let server = ControlServer(player: player, logger: logger, limits: control.limits, musicDirectory: musicDirectory,
+                                   catalog: catalog, outputs: outputs)
         server.onDeath = { died($0) }
         do {
             try server.start(socketPath: control.socketPath, tcpPort: control.tcpPort)
