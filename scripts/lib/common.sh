@@ -7,9 +7,10 @@ JUKEBOX_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 BUILD_PACKAGES="pkg-config libasound2-dev libgpiod-dev libflac-dev libmpg123-dev libsystemd-dev libfreetype-dev libpng-dev libjpeg62-turbo-dev libdrm-dev"
 # The fonts the screen draws with: Latin, Greek and Cyrillic, then Chinese, Japanese and Korean.
 FONT_PACKAGES="fonts-dejavu-core fonts-wqy-microhei"
-# The reference tools the tests compare against and make fixtures with, an MPD client,
-# and GNU time for the peak memory of a tool run.
-TEST_PACKAGES="sox flac lame mpg123 mpc time"
+# The reference tools the tests compare against and make fixtures with, the MPD clients
+# the control socket is tested with (mpc, python-mpd2 as Debian's python3-mpd), and GNU
+# time for the peak memory of a tool run.
+TEST_PACKAGES="sox flac lame mpg123 mpc time python3-mpd"
 # Measuring tools and the peers the benchmarks run beside us.
 BENCH_PACKAGES="time mpd mpc"
 

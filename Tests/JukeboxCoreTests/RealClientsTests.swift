@@ -1,0 +1,94 @@
+import Foundation
+import Logging
+import Testing
+@testable import JukeboxCore
+
+/// The field's MPD clients against the control socket, on a scanned library: python-mpd2
+/// (Debian's python3-mpd) browses, searches, queues, plays, waits in idle for another
+/// connection's change and fetches pictures.
+@Suite(.serialized) struct RealClientsTests {
+    final class Library: @unchecked Sendable {
+        let folder: String
+        let server: ControlServer
+        let player: Player
+        let socket: String
+
+        init(_ name: String) throws {
+            folder = NSTemporaryDirectory() + "jukebox-clients-\(getpid())-\(name)"
+            try? FileManager.default.removeItem(atPath: folder)
+            for album in ["Abba/Gold", "Bach"] {
+                try FileManager.default.createDirectory(atPath: "\(folder)/\(album)", withIntermediateDirectories: true)
+            }
+            let songs = [("Abba/Gold/01 Dancing Queen.flac", "Dancing Queen", "ABBA", "Gold", "1"),
+                         ("Abba/Gold/02 Waterloo.flac", "Waterloo", "ABBA", "Gold", "2"),
+                         ("Bach/Air.flac", "Air", "J. S. Bach", "Suites", "3")]
+            for (file, title, artist, album, track) in songs {
+                try Tools.run("flac", ["-s", "-f", "-T", "TITLE=\(title)", "-T", "ARTIST=\(artist)", "-T", "ALBUM=\(album)",
+                                       "-T", "TRACKNUMBER=\(track)", "-T", "GENRE=Test",
+                                       "--picture", "3|image/png|front|100x64x24|\(Fixtures.shared.path("cover.png"))",
+                                       "-o", "\(folder)/\(file)", Fixtures.shared.path("music16.wav")])
+            }
+            try FileManager.default.copyItem(atPath: Fixtures.shared.path("cover.png"), toPath: "\(folder)/Abba/Gold/cover.png")
+            let catalog = LibraryCatalog()
+            let scan = LibraryScanner.scan(musicDirectory: folder, playlistsDirectory: nil)
+            catalog.publish(scan)
+            player = Player(engine: FakeEngine())
+            player.setTracks(scan.tracks.map(\.path))
+            server = ControlServer(player: player, logger: Logger(label: "test"), musicDirectory: folder, catalog: catalog)
+            socket = folder + ".sock"
+            try server.start(socketPath: socket, tcpPort: 0)
+        }
+
+        func close() {
+            server.stop()
+            try? FileManager.default.removeItem(atPath: folder)
+        }
+    }
+
+    static let script = #"""
+    import sys, threading, time
+    from mpd import MPDClient
+    c = MPDClient(); c.connect(sys.argv[1])
+    print("stats", c.stats()["songs"], c.stats()["artists"], c.stats()["albums"])
+    print("lsinfo", sorted(e.get("directory") or e.get("file") for e in c.lsinfo()))
+    print("lsinfo Abba/Gold", [e["title"] for e in c.lsinfo("Abba/Gold")])
+    print("search", [s["file"] for s in c.search("any", "water")])
+    print("find", [s["title"] for s in c.find("(artist == 'ABBA')")])
+    print("list", [a["album"] for a in c.list("album")])
+    c.clear(); c.add("Abba"); c.findadd("album", "Suites")
+    print("queue", [(s["pos"], s["title"]) for s in c.playlistinfo()])
+    c.play(1)
+    st = c.status(); print("status", st["state"], st["song"], st["nextsong"])
+    other = MPDClient(); other.connect(sys.argv[1])
+    c.idle()  # what this client changed itself is reported first, as by MPD
+    threading.Thread(target=lambda: (time.sleep(0.3), other.setvol(42))).start()
+    print("idle", c.idle())
+    pic = c.readpicture("Bach/Air.flac"); print("readpicture", pic["type"], pic["binary"][:4] == b"\x89PNG")
+    art = c.albumart("Abba/Gold/02 Waterloo.flac"); print("albumart", len(art["binary"]))
+    c.random(1); c.repeat(1); c.random(0); st = c.status(); print("options", st["repeat"], st["random"], st["single"])
+    """#
+
+    @Test func pythonMPD2BrowsesQueuesPlaysAndWaits() throws {
+        let library = try Library("python")
+        defer { library.close() }
+        let scriptPath = library.folder + "/client.py"
+        try Self.script.write(toFile: scriptPath, atomically: true, encoding: .utf8)
+        let run = try Tools.run("/usr/bin/python3", [scriptPath, library.socket], check: false)
+        #expect(run.status == 0, "\(run.stderr)")
+        let lines = run.text.split(separator: "\n").map(String.init)
+        #expect(lines == [
+            "stats 3 2 2",
+            "lsinfo ['Abba', 'Bach']",
+            "lsinfo Abba/Gold ['Dancing Queen', 'Waterloo']",
+            "search ['Abba/Gold/02 Waterloo.flac']",
+            "find ['Dancing Queen', 'Waterloo']",
+            "list ['Gold', 'Suites']",
+            "queue [('0', 'Dancing Queen'), ('1', 'Waterloo'), ('2', 'Air')]",
+            "status play 1 2",
+            "idle ['mixer']",
+            "readpicture image/png True",
+            "albumart \(try Data(contentsOf: URL(fileURLWithPath: Fixtures.shared.path("cover.png"))).count)",
+            "options 1 0 0",
+        ], "\(run.text)\n\(run.stderr)")
+    }
+}
