@@ -25,6 +25,19 @@ import Testing
         #expect(IdleSubsystem.changes(from: a, to: b, seconds: 0) == [.mixer, .options, .playlist, .output])
     }
 
+    @Test func nextPastTheLastTrackIsToldToo() {
+        final class Seen: @unchecked Sendable { var states: [PlayerState] = [] }
+        let seen = Seen()
+        let engine = FakeEngine()
+        let player = Player(engine: engine)
+        player.setTracks(["/m/only.flac"])
+        player.perform(.play)
+        player.observe { event in if case .statusChanged(let s) = event { seen.states.append(s.state) } }
+        player.perform(.next)
+        _ = player.status
+        #expect(seen.states.last == .stopped)
+    }
+
     @Test func aSessionAnswersWhenWhatItWaitsForChanges() {
         let player = Player(engine: FakeEngine())
         let s = ControlSession(player: player)

@@ -325,12 +325,11 @@ public final class Player: @unchecked Sendable {
             state = .stopped
         case .next:
             let left = currentToken != nil ? playQueue.current : nil
-            guard let position = playQueue.next() else {
-                stopAtEnd()
-                if let left { consume(left) }
-                return
+            if let position = playQueue.next() {
+                start(position: position, paused: state == .paused)
+            } else {
+                stopAtEnd()  // and observers hear of it below, as of any command
             }
-            start(position: position, paused: state == .paused)
             if let left { consume(left) }
         case .previous:
             if elapsed > settings.previousRestartSeconds {
