@@ -238,8 +238,6 @@ public final class Player: @unchecked Sendable {
         }
     }
 
-    public var trackList: [String] { queue.sync { tracks } }
-
     /// Seconds spent playing since the player was made (MPD's `playtime`).
     public var playTime: Double {
         queue.sync { Double(playedBefore + (playingSince.map { MonotonicClock.now() - $0 } ?? 0)) / 1e9 }
