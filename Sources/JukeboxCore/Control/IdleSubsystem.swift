@@ -15,9 +15,8 @@ public enum IdleSubsystem: String, CaseIterable, Sendable, Hashable {
         if old.options != new.options { changed.insert(.options) }
         if old.queueVersion != new.queueVersion { changed.insert(.playlist) }
         if old.route != new.route { changed.insert(.output) }
-        let expected = old.elapsed + (old.state == .playing ? seconds : 0)
         if old.state != new.state || old.selected != new.selected || old.path != new.path
-            || (old.metadata == nil) != (new.metadata == nil) || abs(new.elapsed - expected) > 1.5 {
+            || (old.metadata == nil) != (new.metadata == nil) || new.jumped(from: old, seconds: seconds) {
             changed.insert(.player)
         }
         return changed

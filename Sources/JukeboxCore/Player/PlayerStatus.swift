@@ -38,6 +38,14 @@ public struct PlayerStatus: Sendable, Equatable {
 
     public var progress: Double { duration > 0 ? min(1, max(0, elapsed / duration)) : 0 }
 
+    /// Whether the place in the track moved otherwise than the clock did since `before`,
+    /// `seconds` earlier: a seek (more than 1.5 s off while playing, 0.5 s otherwise).
+    public func jumped(from before: PlayerStatus, seconds: Double) -> Bool {
+        let wasPlaying = before.state == .playing
+        let expected = before.elapsed + (wasPlaying ? seconds : 0)
+        return abs(elapsed - expected) > (wasPlaying ? 1.5 : 0.5)
+    }
+
     public static func clock(_ seconds: Double) -> String {
         let s = Int(max(0, seconds))
         return "\(s / 60):\(String(s % 60).leftPadded(to: 2))"

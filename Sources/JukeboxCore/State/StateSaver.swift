@@ -30,8 +30,6 @@ public final class StateSaver: @unchecked Sendable {
 
     /// Changes closer together than this are written once.
     static let minimumGapSeconds = 1.0
-    /// A jump in elapsed time beyond this, against the clock, is a seek.
-    static let seekThresholdSeconds = 1.5
 
     /// `source` names what the queue was made from ("library", or a playlist's name).
     public init(file: StateFile, player: Player, interval: Double, source: String, logger: Logger) {
@@ -81,9 +79,7 @@ public final class StateSaver: @unchecked Sendable {
             || before.volume != after.volume || before.options != after.options {
             return true
         }
-        let wasPlaying = before.state == .playing
-        let expected = before.elapsed + (wasPlaying ? seconds : 0)
-        return abs(after.elapsed - expected) > (wasPlaying ? seekThresholdSeconds : 0.5)
+        return after.jumped(from: before, seconds: seconds)
     }
 
     /// A write at `time` (monotonic), unless one is due sooner already.
