@@ -7,8 +7,9 @@ import Glibc
 /// record of each folder for the next scan to skip what did not change.
 ///
 /// The file is lines of text an admin can read, one record each, with the name or path
-/// last on its line (names holding a newline are never in a library), and a checksum line
-/// at the end: a file cut short or damaged is ignored and the library scanned afresh.
+/// last on its line (names holding a newline are never in a library), each track's tags
+/// on a line after its record, and a checksum line at the end: a file cut short or
+/// damaged is ignored and the library scanned afresh.
 public struct LibraryIndex: Sendable, Equatable {
     public var musicDirectory: String
     public var playlistsDirectory: String
@@ -17,7 +18,8 @@ public struct LibraryIndex: Sendable, Equatable {
 
     static let header = "jukebox library index 2"
     static let checksumPrefix = "# checksum "
-    /// Far beyond a real library (10,000 tracks are about 2 MB).
+    /// Far beyond a real library (10,000 tracks were about 2 MB before the tags, which
+    /// add a line of some 100-200 bytes twice per track: an estimate, not measured).
     static let sizeLimit = 256 << 20
 
     /// Whether this index describes these folders.
