@@ -206,6 +206,47 @@ import Testing
         #expect(file.load().state?.memory.frame == 2500)
     }
 
+    @Test func aClientsQueueIsKeptBesideTheStateUntilItIsEmptied() throws {
+        let (player, engine) = player()
+        let folder = try Fixtures.shared.scratchFolder("saver-queue")
+        let file = StateFile(path: "\(folder)/state")
+        let saver = StateSaver(file: file, player: player, interval: 10, source: "library", logger: Logger(label: "test"))
+        try? FileManager.default.removeItem(atPath: saver.queueFile.path)
+        saver.start()
+        player.perform(.playPosition(0))
+        hear(player, engine, at: 100)
+        // The library's queue: no queue file.
+        #expect(waitFor { file.load().state?.memory.path == Self.songs[0] })
+        #expect(file.load().state?.clientQueue == false)
+        #expect(try saver.queueFile.load() == nil)
+        try player.editQueue { draft in
+            try draft.remove(1..<draft.count)
+            try draft.insert([Self.books[2], Self.books[0]])
+        }
+        let edited = [Self.songs[0], Self.books[2], Self.books[0]]
+        #expect(waitFor { (try? saver.queueFile.load()) == edited })
+        #expect(waitFor { file.load().state?.clientQueue == true })
+        #expect(file.load().state?.memory.queueFingerprint == QueueFingerprint(paths: edited))
+        // Emptied, and a button plays the library: the file goes.
+        player.editQueue { $0.removeAll() }
+        player.perform(.play)
+        #expect(waitFor { (try? saver.queueFile.load()) == .some(nil) })
+        saver.stop()
+        #expect(file.load().state?.clientQueue == false)
+    }
+
+    @Test func theQueueFileKeepsAnyNameExactly() throws {
+        let folder = try Fixtures.shared.scratchFolder("queue-file")
+        let queue = QueueFile(beside: StateFile(path: "\(folder)/state"))
+        let latin1 = FilePath.decode([0x2F, 0x6D, 0x2F, 0xE9, 0x74, 0xE9, 0x2E, 0x6D, 0x70, 0x33])  // "/m/été.mp3" in Latin-1
+        let tracks = ["/music/a b.flac", "/music/#1 hit.mp3", "/music/歌.flac", latin1]
+        try queue.write(tracks)
+        // A line starting with # is a comment in M3U; an absolute path never starts so.
+        #expect(try queue.load() == tracks)
+        queue.remove()
+        #expect(try queue.load() == nil)
+    }
+
     func waitFor(seconds: Double = 5, _ condition: () -> Bool) -> Bool {
         let deadline = Date().addingTimeInterval(seconds)
         while Date() < deadline {

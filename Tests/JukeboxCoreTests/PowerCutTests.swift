@@ -49,6 +49,47 @@ import Testing
         print("power cuts: \(cycles), at most \(String(format: "%.2f", worst)) s lost (limit \(interval + 1) s)")
     }
 
+    /// A queue made through the control socket comes back after a power cut: the same
+    /// tracks in the same order, at the same entry, still the client's (the library's
+    /// list does not replace it).
+    @Test func aClientsQueueComesBackAfterAPowerCut() throws {
+        let music = try fx.scratchFolder("client-queue-music")
+        for (name, pitch) in [("a.flac", 440), ("b.flac", 550), ("c.flac", 660)] where !FileManager.default.fileExists(atPath: "\(music)/\(name)") {
+            _ = try Tools.run("sox", ["-n", "-r", "8000", "-c", "1", "-b", "16", "\(music)/\(name)", "synth", "600", "sine", "\(pitch)"])
+        }
+        let folder = try fx.scratchFolder("client-queue-state")
+        let stateFile = "\(folder)/state"
+        for leftover in [stateFile, stateFile + ".prev", stateFile + ".queue.m3u"] { try? FileManager.default.removeItem(atPath: leftover) }
+        let config = fx.path("client-queue.toml")
+        try "[playback]\nautoplay = true\nmode = \"once\"\n[state]\ninterval = 2\n[control]\nkeyboard = false\n"
+            .write(toFile: config, atomically: true, encoding: .utf8)
+
+        let first = try RunningDaemon(name: "client-queue", config: config, musicDirectory: music, device: NullOutput.deviceName, stateFile: stateFile)
+        #expect(first.wait(seconds: 30) { first.ctl(["status"]).flatMap { Self.field("state", $0) } == "play" }, "\(first.log)")
+        for command in [["clear"], ["add", "c.flac"], ["add", "a.flac"], ["play", "1"]] {
+            #expect(first.ctl(command) != nil, "\(command)")
+        }
+        #expect(first.wait(seconds: 10) {
+            first.ctl(["status"]).map { Self.field("song", $0) == "1" && Self.field("state", $0) == "play" } ?? false
+        })
+        Thread.sleep(forTimeInterval: 2.5)
+        first.send(SIGKILL)
+        #expect(first.waitForExit(seconds: 10))
+
+        let second = try RunningDaemon(name: "client-queue", config: config, musicDirectory: music, device: NullOutput.deviceName, stateFile: stateFile)
+        #expect(second.wait(seconds: 30) {
+            second.ctl(["status"]).map { Self.field("song", $0) == "1" && Self.field("state", $0) == "play" } ?? false
+        }, "\(second.log)")
+        let files = (second.ctl(["playlistinfo"]) ?? "").split(separator: "\n").filter { $0.hasPrefix("file: ") }
+        #expect(files == ["file: c.flac", "file: a.flac"], "\(second.log)")
+        #expect(second.log.contains("a client's queue of 2 tracks"), "\(second.log)")
+        // The scan that follows leaves it alone.
+        Thread.sleep(forTimeInterval: 1)
+        #expect(second.ctl(["status"]).flatMap { Self.field("playlistlength", $0) } == "2")
+        second.send(SIGTERM)
+        #expect(second.waitForExit(seconds: 10))
+    }
+
     static func field(_ name: String, _ status: String) -> String? {
         status.split(separator: "\n").first { $0.hasPrefix("\(name): ") }.map { String($0.dropFirst(name.count + 2)) }
     }

@@ -69,6 +69,8 @@ public final class Daemon: @unchecked Sendable {
         var queueLoaded = false
         /// The saved track started before the library was loaded (`resumeAtOnce`).
         var resumedEarly = false
+        /// The queue is a client's, from the last run (`resumeClientQueue`).
+        var clientQueueResumed = false
     }
     private var config: JukeboxConfig { shared.current.config }
     /// Reloads one at a time, off the threads that ask for them.
@@ -193,6 +195,7 @@ public final class Daemon: @unchecked Sendable {
             try services.add(PlayerService(player: player))
             try services.add(control)
             try services.add(engineService)
+            resumeClientQueue()
             resumeAtOnce()
             if let interval = Systemd.watchdogInterval {
                 try services.add(WatchdogService(interval: interval, player: player, engine: engine, logger: logger))
@@ -237,7 +240,7 @@ public final class Daemon: @unchecked Sendable {
                 defer { access.queueLoaded = true; access.savedState = nil }
                 return (!access.queueLoaded, access.savedState, access.resumedEarly)
             }
-            guard first else { return }
+            guard first, !shared.current.clientQueueResumed else { return }
             if early, let saved {
                 finishEarlyResume(saved, queue: queue)
             } else {
@@ -296,15 +299,42 @@ public final class Daemon: @unchecked Sendable {
         player.restore(memory, play: play)
     }
 
+    /// A queue a client made comes back as it was, with the place in it, at once: it does
+    /// not wait for the library. Tracks deleted since are left out. The library's list
+    /// then waits until the client's queue is emptied (see `Player.setTracks`).
+    private func resumeClientQueue() {
+        guard let saved = shared.current.savedState, saved.clientQueue == true, let stateFile else { return }
+        let file = QueueFile(beside: stateFile)
+        let tracks: [String]
+        do {
+            guard let loaded = try file.load() else {
+                logger.warning("state: \(file.path) is missing; the queue is the library's again")
+                return
+            }
+            tracks = loaded
+        } catch {
+            logger.warning("state: \(error); the queue is the library's again")
+            return
+        }
+        let present = tracks.filter { FileIdentity(path: $0) != nil }
+        logger.info("state: a client's queue of \(present.count) tracks from \(file.path)\(present.count < tracks.count ? " (\(tracks.count - present.count) gone since)" : "")")
+        guard !present.isEmpty else { return }
+        shared.withLock { $0.clientQueueResumed = true }
+        player.restoreClientQueue(present)
+        resume(saved, queue: present, alreadyPlaying: false)
+        startSaver()
+    }
+
     /// After a restart that was playing, the saved track plays at its frame straight away,
     /// before the library (its index or a scan) is loaded: on a slow board with a large
     /// library that is most of the wait. Only when nothing can have changed under it: the
     /// whole library is the queue (not a playlist), the track is in `music_dir`, and the
-    /// file is the one saved (size and time). Otherwise `resume` waits for the queue.
+    /// file is the one saved (size and time), and the queue was not a client's (that one
+    /// is back already). Otherwise `resume` waits for the queue.
     private func resumeAtOnce() {
         let config = self.config
         guard let saved = shared.withLock({ $0.savedState }), let path = saved.memory.path,
-              config.library.playlist.isEmpty, saved.source == "library",
+              config.library.playlist.isEmpty, saved.source == "library", saved.clientQueue != true,
               path.hasPrefix(config.library.musicDirectory.hasSuffix("/") ? config.library.musicDirectory : config.library.musicDirectory + "/"),
               let identity = saved.identity, FileIdentity(path: path) == identity,
               config.playback.resume.plays(saved: saved.memory.state, autoplay: config.playback.autoplay)

@@ -199,6 +199,21 @@ public final class Player: @unchecked Sendable {
     /// What a restart needs to carry on from here (see `StateSaver`).
     public var memory: PlaybackMemory { queue.sync { makeMemory() } }
 
+    /// The memory and the client's queue (nil while the queue is the library's, or empty),
+    /// taken in one step so that the two always describe the same list.
+    public var saving: (memory: PlaybackMemory, clientQueue: ClientQueue?) {
+        queue.sync { (makeMemory(), queueEdited && !tracks.isEmpty ? ClientQueue(version: queueVersion, tracks: tracks) : nil) }
+    }
+
+    /// A client's queue kept from the last run (`QueueFile`): it is the queue again, and
+    /// stays the client's. `restore` then finds the place in it.
+    public func restoreClientQueue(_ paths: [String]) {
+        queue.async {
+            self.queueEdited = true
+            self.replaceQueue(ids: self.freshIds(paths.count), paths: paths, moved: self.ids.map { _ in nil })
+        }
+    }
+
     /// Carries on from a saved memory: the volume, the mode, the folder places, and the
     /// queue's history and shuffle cycle when the track list is the one they were saved
     /// with. The saved track is cued at its frame, playing if `play`, else paused; a track
@@ -603,10 +618,12 @@ public final class Player: @unchecked Sendable {
     /// The client's queue was emptied and a button asks to play: the library's tracks.
     private func returnToLibrary() {
         queueEdited = false
-        var lastIdBefore = lastId
-        let fresh = libraryTracks.map { _ in lastIdBefore += 1; return lastIdBefore }
-        lastId = lastIdBefore
-        replaceQueue(ids: fresh, paths: libraryTracks, moved: ids.map { _ in nil })
+        replaceQueue(ids: freshIds(libraryTracks.count), paths: libraryTracks, moved: ids.map { _ in nil })
+    }
+
+    private func freshIds(_ count: Int) -> [Int] {
+        defer { lastId += count }
+        return Array(lastId + 1 ..< lastId + 1 + count)
     }
 
     /// Puts a new list in place: `moved[old]` is each old entry's new position (nil:

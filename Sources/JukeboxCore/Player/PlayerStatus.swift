@@ -81,3 +81,10 @@ public enum PlayerEvent: Sendable, Equatable {
     case completed(position: Int, queueEnded: Bool)
     case trackSkipped(path: String, reason: String)
 }
+
+/// A queue a client made, as the state saver keeps it: its tracks, and its version to
+/// tell whether it changed since it was last written.
+public struct ClientQueue: Sendable, Equatable {
+    public var version: Int
+    public var tracks: [String]
+}

@@ -12,10 +12,14 @@ public struct SavedState: Sendable, Equatable, Codable {
     /// The size and modification time of `memory.path` when saved.
     public var identity: FileIdentity?
     public var memory: PlaybackMemory
+    /// The queue was a client's, kept in the `QueueFile` beside this one (nil or false:
+    /// the queue was the library's, or `source`'s playlist).
+    public var clientQueue: Bool?
 
-    public init(source: String, identity: FileIdentity?, memory: PlaybackMemory) {
+    public init(source: String, identity: FileIdentity?, memory: PlaybackMemory, clientQueue: Bool? = nil) {
         self.source = source
         self.identity = identity
         self.memory = memory
+        self.clientQueue = clientQueue
     }
 }

@@ -8,8 +8,12 @@ import Logging
 /// - every `interval` seconds while playing, so a power cut loses at most that much;
 /// - at `stop()`, when the box shuts down;
 /// - never when nothing changed, so an idle box does not wear its SD card.
+///
+/// A queue a client made goes to the `QueueFile` beside the state, written before the
+/// state that names it, only when the queue changed.
 public final class StateSaver: @unchecked Sendable {
     public let file: StateFile
+    public let queueFile: QueueFile
     private let player: Player
     private let interval: Double
     private let source: String
@@ -19,6 +23,13 @@ public final class StateSaver: @unchecked Sendable {
     // Confined to `queue`.
     private var observer: Int?
     private var lastWritten: PlaybackMemory?
+    private var queueOnDisk = QueueOnDisk.unknown
+    private enum QueueOnDisk: Equatable {
+        /// At the start: a file from the last run may be there, or not.
+        case unknown
+        case none
+        case version(Int)
+    }
     private var lastWriteAt: UInt64 = 0
     /// When the next write is due, and which scheduling it is (a sooner one replaces it).
     private var due: (at: UInt64, generation: Int)?
@@ -34,6 +45,7 @@ public final class StateSaver: @unchecked Sendable {
     /// `source` names what the queue was made from ("library", or a playlist's name).
     public init(file: StateFile, player: Player, interval: Double, source: String, logger: Logger) {
         self.file = file
+        queueFile = QueueFile(beside: file)
         self.player = player
         self.interval = interval
         self.source = source
@@ -52,10 +64,10 @@ public final class StateSaver: @unchecked Sendable {
     /// Writes what is unsaved, and saves nothing more.
     public func stop() {
         if let id = queue.sync(execute: { observer }) { player.removeObserver(id) }
-        let memory = player.memory
+        let saving = player.saving
         queue.sync {
             stopped = true
-            write(memory)
+            write(saving.memory, saving.clientQueue)
         }
     }
 
@@ -76,7 +88,7 @@ public final class StateSaver: @unchecked Sendable {
     /// A change worth writing straight away.
     static func matters(from before: PlayerStatus, to after: PlayerStatus, seconds: Double) -> Bool {
         if before.state != after.state || before.path != after.path || before.queuePosition != after.queuePosition
-            || before.volume != after.volume || before.options != after.options {
+            || before.volume != after.volume || before.options != after.options || before.queueVersion != after.queueVersion {
             return true
         }
         return after.jumped(from: before, seconds: seconds)
@@ -92,8 +104,8 @@ public final class StateSaver: @unchecked Sendable {
         queue.asyncAfter(deadline: .now() + delay) { [self] in
             guard due?.generation == mine, !stopped else { return }
             due = nil
-            let memory = player.memory
-            write(memory)
+            let (memory, clientQueue) = player.saving
+            write(memory, clientQueue)
             // While playing, the next write comes `interval` after this one, whatever the
             // player says in between.
             if memory.state == .playing { schedule(at: lastWriteAt &+ UInt64(interval * 1e9)) }
@@ -105,10 +117,16 @@ public final class StateSaver: @unchecked Sendable {
         Double(Int64(bitPattern: end &- start)) / 1e9
     }
 
-    private func write(_ memory: PlaybackMemory) {
-        guard memory != lastWritten else { return }
-        let state = SavedState(source: source, identity: memory.path.flatMap { FileIdentity(path: $0) }, memory: memory)
+    private func write(_ memory: PlaybackMemory, _ clientQueue: ClientQueue?) {
+        let queueNow = clientQueue.map { QueueOnDisk.version($0.version) } ?? .none
+        guard memory != lastWritten || queueNow != queueOnDisk else { return }
+        let state = SavedState(source: source, identity: memory.path.flatMap { FileIdentity(path: $0) }, memory: memory,
+                               clientQueue: clientQueue != nil)
         do {
+            if queueNow != queueOnDisk {
+                if let clientQueue { try queueFile.write(clientQueue.tracks) } else { queueFile.remove() }
+                queueOnDisk = queueNow
+            }
             try file.write(state)
             lastWritten = memory
             lastWriteAt = MonotonicClock.now()
