@@ -5,7 +5,8 @@ import Testing
 
 /// The field's MPD clients against the control socket, on a scanned library: python-mpd2
 /// (Debian's python3-mpd) browses, searches, queues, plays, waits in idle for another
-/// connection's change and fetches pictures.
+/// connection's change and fetches pictures; ncmpcpp runs in a tmux pane and its screens
+/// are compared as text.
 @Suite(.serialized) struct RealClientsTests {
     final class Library: @unchecked Sendable {
         let folder: String
@@ -90,5 +91,83 @@ import Testing
             "albumart \(try Data(contentsOf: URL(fileURLWithPath: Fixtures.shared.path("cover.png"))).count)",
             "options 1 0 0",
         ], "\(run.text)\n\(run.stderr)")
+    }
+
+    /// A terminal that ncmpcpp runs in, driven by keys and read as text (tmux's own
+    /// server, on a socket of its own).
+    struct Terminal {
+        let socket: String
+
+        /// Starts `command` in a detached 100x30 pane. The tmux server forks away from its
+        /// client and keeps every descriptor it inherits, among them the one by which
+        /// Foundation's `Process` sees its child end: so it starts from a shell that first
+        /// closes everything but the standard three, which go to /dev/null.
+        init(socket: String, command: String) throws {
+            self.socket = socket
+            let script = #"for fd in /proc/$$/fd/*; do fd=${fd##*/}; [ "$fd" -gt 2 ] && eval "exec $fd>&-"; done 2>/dev/null; "#
+                + #"exec tmux -S "$0" new-session -d -x 100 -y 30 "$1" </dev/null >/dev/null 2>&1"#
+            try Tools.run("bash", ["-c", script, socket, command])
+        }
+
+        func keys(_ keys: String...) throws { try Tools.run("tmux", ["-S", socket, "send-keys"] + keys) }
+
+        var screen: String { (try? Tools.run("tmux", ["-S", socket, "capture-pane", "-p"], check: false).text) ?? "" }
+
+        /// Whether the pane still runs its program (the server ends with its last pane).
+        var isRunning: Bool { ((try? Tools.run("tmux", ["-S", socket, "has-session"], check: false).status) ?? 1) == 0 }
+
+        func close() { _ = try? Tools.run("tmux", ["-S", socket, "kill-server"], check: false) }
+    }
+
+    /// Polls every 50 ms for up to 10 s: what a screen shows follows a key by a redraw.
+    func eventually(_ condition: () -> Bool) -> Bool {
+        for _ in 0..<200 {
+            if condition() { return true }
+            usleep(50_000)
+        }
+        return condition()
+    }
+
+    @Test func ncmpcppShowsTheLibraryPlaysAndQuits() throws {
+        let library = try Library("ncmpcpp")
+        defer { library.close() }
+        let home = library.folder + "-home"
+        try FileManager.default.createDirectory(atPath: home + "/.config/ncmpcpp", withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: home) }
+        try "mpd_host = \"\(library.socket)\"\n".write(toFile: home + "/.config/ncmpcpp/config", atomically: true, encoding: .utf8)
+        let terminal = try Terminal(socket: library.folder + ".tmux", command: "env HOME=\(home) LANG=C.UTF-8 ncmpcpp")
+        defer { terminal.close() }
+
+        // 1: the queue, which is the library.
+        #expect(eventually { terminal.screen.contains("Playlist (3 items") }, "\(terminal.screen)")
+        let queue = terminal.screen
+        for title in ["Dancing Queen", "Waterloo", "Air", "ABBA", "J. S. Bach", "Gold", "Suites"] {
+            #expect(queue.contains(title), "screen 1 lacks \(title):\n\(queue)")
+        }
+        // 2: the browser, at the root.
+        try terminal.keys("2")
+        #expect(eventually { terminal.screen.contains("Browse: /") && terminal.screen.contains("Abba") && terminal.screen.contains("Bach") },
+                "\(terminal.screen)")
+        // 4: the media library: artists, the first one's albums.
+        try terminal.keys("4")
+        #expect(eventually { let s = terminal.screen; return s.contains("Artists") && s.contains("ABBA") && s.contains("J. S. Bach") && s.contains("Gold") },
+                "\(terminal.screen)")
+        // Back to the queue: Enter plays the first entry, p pauses, > goes on to the next.
+        try terminal.keys("1")
+        #expect(eventually { terminal.screen.contains("Playlist (3 items") })
+        try terminal.keys("Enter")
+        // (The fake engine never reports a track heard: "playing" is loading, as for MPD.)
+        let playing: Set<PlayerState> = [.playing, .loading]
+        #expect(eventually { playing.contains(library.player.status.state) && library.player.status.queuePosition == 0 }, "\(terminal.screen)")
+        try terminal.keys("p")
+        #expect(eventually { library.player.status.state == .paused }, "\(terminal.screen)")
+        try terminal.keys("p")
+        #expect(eventually { playing.contains(library.player.status.state) })
+        try terminal.keys(">")
+        #expect(eventually { library.player.status.queuePosition == 1 }, "\(terminal.screen)")
+        #expect(eventually { terminal.screen.contains("Playing") && terminal.screen.contains("Waterloo") }, "\(terminal.screen)")
+        // q quits: the pane, and with it the terminal, ends.
+        try terminal.keys("q")
+        #expect(eventually { !terminal.isRunning }, "\(terminal.screen)")
     }
 }

@@ -8,9 +8,9 @@ BUILD_PACKAGES="pkg-config libasound2-dev libgpiod-dev libflac-dev libmpg123-dev
 # The fonts the screen draws with: Latin, Greek and Cyrillic, then Chinese, Japanese and Korean.
 FONT_PACKAGES="fonts-dejavu-core fonts-wqy-microhei"
 # The reference tools the tests compare against and make fixtures with, the MPD clients
-# the control socket is tested with (mpc, python-mpd2 as Debian's python3-mpd), and GNU
-# time for the peak memory of a tool run.
-TEST_PACKAGES="sox flac lame mpg123 mpc time python3-mpd"
+# the control socket is tested with (mpc, python-mpd2 as Debian's python3-mpd, ncmpcpp
+# in a tmux pane), and GNU time for the peak memory of a tool run.
+TEST_PACKAGES="sox flac lame mpg123 mpc time python3-mpd ncmpcpp tmux"
 # Measuring tools and the peers the benchmarks run beside us.
 BENCH_PACKAGES="time mpd mpc"
 
