@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import JukeboxCore
 
@@ -23,9 +24,11 @@ import Testing
             LibraryTrack(path: "/m/Bach/x.mp3", tags: tags("X", artist: "Bach", album: "Suites")),
             LibraryTrack(path: "/m/loose.flac", tags: tags("L", artist: "Abba", album: "Singles")),
         ]
-        scan.playlists = [M3UPlaylist(name: "party", path: "/m/party.m3u", entries: [])]
         catalog.publish(scan)
-        return ControlSession(player: Player(engine: FakeEngine()), musicDirectory: "/m", catalog: catalog)
+        // A stored playlist, which the root lists.
+        let playlists = try! Fixtures.shared.scratchFolder("database-playlists")
+        try! "#EXTM3U\n/m/Bach/x.mp3\n".write(toFile: playlists + "/party.m3u", atomically: true, encoding: .utf8)
+        return ControlSession(player: Player(engine: FakeEngine()), scope: .init(musicDirectory: "/m", playlistsDirectory: playlists), catalog: catalog)
     }
 
     func say(_ s: ControlSession, _ line: String) -> String {
@@ -37,7 +40,8 @@ import Testing
         let s = session()
         let root = say(s, "lsinfo")
         #expect(root.hasPrefix("directory: Abba\ndirectory: Bach\nfile: loose.flac\nFormat: 44100:16:2\nArtist: Abba\nTitle: L\nAlbum: Singles\n"), "\(root)")
-        #expect(root.hasSuffix("playlist: party\nOK\n"))
+        #expect(root.contains("playlist: party\nLast-Modified: 20"), "\(root)")
+        #expect(root.hasSuffix("Z\nOK\n"), "\(root)")
         #expect(say(s, "lsinfo \"/\"") == root)
         #expect(say(s, "lsinfo Abba") == "directory: Abba/Gold\nOK\n")
         let gold = say(s, "lsinfo Abba/Gold")

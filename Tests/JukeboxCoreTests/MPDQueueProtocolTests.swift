@@ -9,7 +9,7 @@ import Testing
         let engine = FakeEngine()
         let player = Player(engine: engine)
         player.setTracks((0..<count).map { "/srv/music/Album/song \($0).flac" })
-        return (ControlSession(player: player, musicDirectory: "/srv/music/"), player, engine)
+        return (ControlSession(player: player, scope: .init(musicDirectory: "/srv/music/")), player, engine)
     }
 
     func reply(_ s: ControlSession, _ line: String) -> String {
@@ -117,8 +117,8 @@ import Testing
 @Suite struct MPDServerCommandsTests {
     @Test func smallCommandsAnswerAsMPDDoes() {
         let player = Player(engine: FakeEngine())
-        let local = ControlSession(player: player, musicDirectory: "/srv/music/")
-        let remote = ControlSession(player: player, musicDirectory: "/srv/music", local: false)
+        let local = ControlSession(player: player, scope: .init(musicDirectory: "/srv/music/"))
+        let remote = ControlSession(player: player, scope: .init(musicDirectory: "/srv/music"), local: false)
         func say(_ s: ControlSession, _ line: String) -> String {
             guard case .reply(let text) = s.handle(line: line) else { return "" }
             return text
@@ -128,14 +128,14 @@ import Testing
         #expect(say(local, "config") == "music_directory: /srv/music\nOK\n")
         #expect(say(remote, "config") == "ACK [4@0] {config} Command only permitted to local clients\n")
         #expect(say(local, "clearerror") == "OK\n")
-        let routed = ControlSession(player: player, outputs: ["hw:CARD=DAC", "default"])
+        let routed = ControlSession(player: player, scope: .init(outputs: ["hw:CARD=DAC", "default"]))
         #expect(say(routed, "outputs") == "outputid: 0\noutputname: hw:CARD=DAC\nplugin: alsa\noutputenabled: 1\n"
             + "outputid: 1\noutputname: default\nplugin: alsa\noutputenabled: 1\nOK\n")
         // Every command listed is answered by something other than "unknown command".
         let listed = say(local, "commands").split(separator: "\n").filter { $0.hasPrefix("command: ") }.map { $0.dropFirst(9) }
         #expect(listed.count > 50)
         for command in listed where !["close", "idle", "command_list_begin", "command_list_ok_begin", "command_list_end"].contains(String(command)) {
-            let s = ControlSession(player: Player(engine: FakeEngine()), musicDirectory: "/srv/music")
+            let s = ControlSession(player: Player(engine: FakeEngine()), scope: .init(musicDirectory: "/srv/music"))
             #expect(!say(s, String(command)).contains("unknown command"), "\(command)")
         }
     }

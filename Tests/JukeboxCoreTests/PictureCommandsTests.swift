@@ -10,7 +10,7 @@ import Testing
         var scan = LibraryScan()
         scan.tracks = tracks.map { LibraryTrack(path: folder + "/" + $0) }
         catalog.publish(scan)
-        return ControlSession(player: Player(engine: FakeEngine()), musicDirectory: folder, catalog: catalog)
+        return ControlSession(player: Player(engine: FakeEngine()), scope: .init(musicDirectory: folder), catalog: catalog)
     }
 
     func bytes(_ outcome: ControlSession.Outcome) -> [UInt8] {

@@ -56,7 +56,7 @@ import Testing
     @Test func theSwitchesAreIndependentOverTheProtocol() {
         let player = Player(engine: FakeEngine())
         player.setTracks(["/m/a.flac", "/m/b.flac"])
-        let s = ControlSession(player: player, musicDirectory: "/m")
+        let s = ControlSession(player: player, scope: .init(musicDirectory: "/m"))
         func status() -> [String: String] {
             guard case .reply(let text) = s.handle(line: "status") else { return [:] }
             return Dictionary(text.split(separator: "\n").compactMap { line in

@@ -15,7 +15,7 @@ import Testing
         player.perform(.setOptions(options))
         let catalog = LibraryCatalog()
         catalog.publish(LibraryScan(tracks: Self.library.map { LibraryTrack(path: $0) }))
-        return (ControlSession(player: player, musicDirectory: "/srv/music", catalog: catalog), player, engine)
+        return (ControlSession(player: player, scope: .init(musicDirectory: "/srv/music"), catalog: catalog), player, engine)
     }
 
     func say(_ s: ControlSession, _ line: String) -> String {

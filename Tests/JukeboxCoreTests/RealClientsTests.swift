@@ -35,7 +35,7 @@ import Testing
             catalog.publish(scan)
             player = Player(engine: FakeEngine())
             player.setTracks(scan.tracks.map(\.path))
-            server = ControlServer(player: player, logger: Logger(label: "test"), musicDirectory: folder, catalog: catalog)
+            server = ControlServer(player: player, logger: Logger(label: "test"), scope: .init(musicDirectory: folder), catalog: catalog)
             socket = folder + ".sock"
             try server.start(socketPath: socket, tcpPort: 0)
         }

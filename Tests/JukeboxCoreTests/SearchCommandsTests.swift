@@ -21,7 +21,7 @@ import Testing
         let catalog = LibraryCatalog()
         catalog.publish(scan)
         let player = Player(engine: FakeEngine())
-        return (ControlSession(player: player, musicDirectory: "/m", catalog: catalog), player)
+        return (ControlSession(player: player, scope: .init(musicDirectory: "/m"), catalog: catalog), player)
     }
 
     func say(_ s: ControlSession, _ line: String) -> String {

@@ -26,6 +26,23 @@ public final class ControlServer: @unchecked Sendable {
         }
     }
 
+    /// What clients reach besides the player: the folders files and playlists are named
+    /// in, and the outputs.
+    public struct Scope: Sendable, Equatable {
+        /// Files are named to clients relative to this folder.
+        public var musicDirectory: String
+        /// Where stored playlists are kept (`[library] playlists_dir`); empty: none.
+        public var playlistsDirectory: String
+        /// The audio devices in priority order (`[audio] devices`), as `outputs` lists them.
+        public var outputs: [String]
+
+        public init(musicDirectory: String = "", playlistsDirectory: String = "", outputs: [String] = ["default"]) {
+            self.musicDirectory = musicDirectory
+            self.playlistsDirectory = playlistsDirectory
+            self.outputs = outputs
+        }
+    }
+
     /// Why the server could not start.
     public enum StartError: Error, CustomStringConvertible, Equatable {
         /// Another process accepts connections on the socket: a second daemon must not take it over.
@@ -50,9 +67,8 @@ public final class ControlServer: @unchecked Sendable {
     private let player: Player
     private let logger: Logger
     private let limits: Limits
-    private let musicDirectory: String
+    private let scope: Scope
     private let catalog: LibraryCatalog
-    private let outputs: [String]
     private var listeners: [Int32] = []
     /// The Unix socket's listener: its clients are on this machine (MPD's "local" clients).
     private var localListener: Int32 = -1
@@ -84,15 +100,12 @@ public final class ControlServer: @unchecked Sendable {
     static let linesPerTurn = 64
     static let bytesPerRead = 64 << 10
 
-    /// Files are named to clients relative to `musicDirectory`.
-    public init(player: Player, logger: Logger, limits: Limits = Limits(), musicDirectory: String = "",
-                catalog: LibraryCatalog = LibraryCatalog(), outputs: [String] = ["default"]) {
+    public init(player: Player, logger: Logger, limits: Limits = Limits(), scope: Scope = Scope(), catalog: LibraryCatalog = LibraryCatalog()) {
         self.player = player
         self.catalog = catalog
-        self.outputs = outputs
+        self.scope = scope
         self.logger = logger
         self.limits = limits
-        self.musicDirectory = musicDirectory
     }
 
     /// Told, from the control thread, when the loop stops by itself (its poll failed).
@@ -314,9 +327,10 @@ public final class ControlServer: @unchecked Sendable {
             return
         }
         warnedFull = false
-        let client = ControlConnection(fd: fd, session: ControlSession(player: player, musicDirectory: musicDirectory, catalog: catalog, outputs: outputs, local: listener == localListener, maximumCommandListBytes: limits.maximumCommandListBytes,
-                                                                        commandsPerCall: Self.linesPerTurn),
-                                       now: MonotonicClock.now())
+        let session = ControlSession(player: player, scope: scope, catalog: catalog, local: listener == localListener,
+                                     maximumCommandListBytes: limits.maximumCommandListBytes, commandsPerCall: Self.linesPerTurn)
+        session.announce = { [weak self] in self?.announce($0) }
+        let client = ControlConnection(fd: fd, session: session, now: MonotonicClock.now())
         client.reply(MPDProtocol.greeting)
         clients[fd] = client
         send(client)

@@ -26,8 +26,13 @@ public final class ControlSession {
     let library: LibraryPaths
     /// The library's tracks and tags, as the last scan left them.
     let catalog: LibraryCatalog
+    /// The playlists clients keep (`[library] playlists_dir`).
+    let playlists: StoredPlaylists
     /// The audio devices in priority order (`[audio] devices`).
     let outputs: [String]
+    /// Tells every idle client (this one too) of a change the player does not report:
+    /// a stored playlist written.
+    var announce: (Set<IdleSubsystem>) -> Void = { _ in }
     /// Connected through the Unix socket, from this machine: only such a client may ask
     /// for `config`, as in MPD.
     let local: Bool
@@ -78,14 +83,14 @@ public final class ControlSession {
         return IdleSubsystem.allCases.filter(due.contains).map { "changed: \($0.rawValue)\n" }.joined() + "OK\n"
     }
 
-    public init(player: Player, musicDirectory: String = "", catalog: LibraryCatalog = LibraryCatalog(), outputs: [String] = ["default"],
-                local: Bool = true, maximumCommandListBytes: Int = ControlServer.Limits().maximumCommandListBytes,
+    public init(player: Player, scope: ControlServer.Scope = .init(), catalog: LibraryCatalog = LibraryCatalog(), local: Bool = true, maximumCommandListBytes: Int = ControlServer.Limits().maximumCommandListBytes,
                 commandsPerCall: Int = .max) {
         self.player = player
-        self.outputs = outputs
+        outputs = scope.outputs
         self.local = local
         self.catalog = catalog
-        self.library = LibraryPaths(musicDirectory: musicDirectory)
+        library = LibraryPaths(musicDirectory: scope.musicDirectory)
+        playlists = StoredPlaylists(folder: scope.playlistsDirectory)
         self.commandsPerCall = max(1, commandsPerCall)
         self.maximumCommandListBytes = maximumCommandListBytes
     }
@@ -203,7 +208,7 @@ public final class ControlSession {
     static let commands = (["clearerror", "close", "config", "decoders", "notcommands", "outputs", "urlhandlers", "command_list_begin", "command_list_end", "command_list_ok_begin", "commands",
                             "currentsong", "idle", "next", "noidle", "pause", "ping", "play", "playid", "playlistid", "playlistinfo", "plchanges",
                             "plchangesposid", "previous", "random", "repeat", "seekcur", "setvol", "single", "status", "stop",
-                            "tagtypes", "volume"] + queueCommands + databaseCommands + searchCommands + pictureCommands).sorted()
+                            "tagtypes", "volume"] + queueCommands + databaseCommands + searchCommands + pictureCommands + playlistCommands).sorted()
 
     // MARK: Commands
 
@@ -373,7 +378,8 @@ public final class ControlSession {
             }
             return songs(range, of: listing, status: s)
         default:
-            if let reply = try queueCommand(name, args) ?? databaseCommand(name, args) ?? searchCommand(name, args) { return reply }
+            if let reply = try queueCommand(name, args) ?? databaseCommand(name, args) ?? searchCommand(name, args)
+                ?? playlistCommand(name, args) { return reply }
             throw MPDProtocol.Ack(code: .unknown, message: "unknown command \"\(String(name.prefix(64)))\"")
         }
         return ""

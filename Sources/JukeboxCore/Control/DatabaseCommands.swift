@@ -47,9 +47,7 @@ extension ControlSession {
                 }
             }
             out += files
-            if name == "lsinfo", uri.isEmpty || uri == "/" {
-                for playlist in known.playlists { out += "playlist: \(MPDProtocol.value(playlist.name))\n" }
-            }
+            if name == "lsinfo" { out += playlistsListed(in: String(prefix.dropLast()), root: uri.isEmpty || uri == "/", known) }
             return out
         default:  // listall, listallinfo: everything below, each folder named once before its files
             var out = ""
@@ -67,6 +65,19 @@ extension ControlSession {
             }
             return out
         }
+    }
+
+    /// The playlists `lsinfo` shows in `folder`: at the root the stored ones, by name; in
+    /// any folder the playlist files the library found there, by file name (not those of
+    /// the playlists folder, already shown at the root).
+    private func playlistsListed(in folder: String, root: Bool, _ known: LibraryCatalog.Snapshot) -> String {
+        var out = root ? playlists.list().map(Self.listed).joined() : ""
+        for playlist in known.playlists {
+            let at = AtomicFile.folder(of: playlist.path)
+            guard at == folder, at != playlists.folder, let modified = FileIdentity(path: playlist.path)?.modified else { continue }
+            out += "playlist: \(MPDProtocol.value(library.uri(playlist.path)))\nLast-Modified: \(MPDProtocol.timestamp(Int(modified / 1_000_000_000)))\n"
+        }
+        return out
     }
 
     /// MPD's `stats`: what the library holds and how long the box has been up and playing.

@@ -1,5 +1,5 @@
 /// What `idle` waits for: MPD's subsystems. The box reports player, mixer, options,
-/// playlist and output; the others are accepted, as MPD accepts them, and wait for
+/// playlist, output and stored_playlist; the others are accepted, as MPD accepts them, and wait for
 /// changes the box does not make (yet).
 public enum IdleSubsystem: String, CaseIterable, Sendable, Hashable {
     case database, update

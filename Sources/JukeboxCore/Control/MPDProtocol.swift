@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// The subset of MPD's protocol the jukebox speaks, so existing clients (mpc, phone apps)
 /// work. Requests are lines of words, with double quotes and backslash escapes for
 /// arguments containing spaces; replies are `key: value` lines ending in `OK`, or one
@@ -7,7 +11,7 @@ public enum MPDProtocol {
 
     /// MPD's ACK codes that apply here.
     public enum AckCode: Int, Sendable {
-        case notList = 1, argument = 2, permission = 4, unknown = 5, noExist = 50, playlistMax = 51, system = 52
+        case notList = 1, argument = 2, permission = 4, unknown = 5, noExist = 50, playlistMax = 51, system = 52, exist = 56
     }
 
     public struct Ack: Error, Equatable {
@@ -58,6 +62,15 @@ public enum MPDProtocol {
     public static func quote(_ word: String) -> String {
         guard word.contains(where: { $0 == " " || $0 == "\"" || $0 == "\\" || $0 == "\t" }) || word.isEmpty else { return word }
         return "\"" + word.replacingAll("\\", with: "\\\\").replacingAll("\"", with: "\\\"") + "\""
+    }
+
+    /// A time as MPD writes `Last-Modified`: ISO 8601 in UTC (`2024-05-01T12:00:00Z`).
+    public static func timestamp(_ seconds: Int) -> String {
+        var time = time_t(seconds)
+        var parts = tm()
+        gmtime_r(&time, &parts)
+        func two(_ n: Int32) -> String { n < 10 ? "0\(n)" : "\(n)" }
+        return "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec))Z"
     }
 
     // MARK: Options

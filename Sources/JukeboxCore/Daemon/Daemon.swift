@@ -102,8 +102,7 @@ public final class Daemon: @unchecked Sendable {
         services = ServiceGroup(logger: logger) { failure in Self.ask(shared, .failed(failure)) }
         engineService = EngineService(engine: engine)
         let catalog = LibraryCatalog()
-        control = ControlService(player: player, catalog: catalog, settings: config.control, musicDirectory: config.library.musicDirectory,
-                                 outputs: config.audio.devices, logger: logger)
+        control = ControlService(player: player, catalog: catalog, settings: config.control, scope: ControlService.scope(config), logger: logger)
         let player = self.player
         let actions = actionLog
         inputs = InputService(config: config.input, logger: logger) { action in
@@ -422,12 +421,10 @@ public final class Daemon: @unchecked Sendable {
         if change.parts.contains(.inputs) {
             services.restart(inputs) { inputs.config = new.input }
         }
-        if change.parts.contains(.control) || old.library.musicDirectory != new.library.musicDirectory
-            || old.audio.devices != new.audio.devices {
+        if change.parts.contains(.control) || ControlService.scope(old) != ControlService.scope(new) {
             services.restart(control) {
                 control.control = new.control
-                control.musicDirectory = new.library.musicDirectory
-                control.outputs = new.audio.devices
+                control.scope = ControlService.scope(new)
             }
         }
         if change.parts.contains(.library) {

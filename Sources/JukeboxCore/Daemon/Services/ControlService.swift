@@ -12,18 +12,21 @@ final class ControlService: Service, @unchecked Sendable {
     private let settings: ConditionLocked<Current>
     private struct Current {
         var control: JukeboxConfig.Control
-        var musicDirectory: String
-        /// The audio devices in priority order, as clients list them (`outputs`).
-        var outputs: [String]
+        var scope: ControlServer.Scope
         var server: ControlServer?
     }
 
-    init(player: Player, catalog: LibraryCatalog, settings: JukeboxConfig.Control, musicDirectory: String, outputs: [String],
-         logger: Logger) {
+    init(player: Player, catalog: LibraryCatalog, settings: JukeboxConfig.Control, scope: ControlServer.Scope, logger: Logger) {
         self.player = player
         self.catalog = catalog
         self.logger = logger
-        self.settings = ConditionLocked(Current(control: settings, musicDirectory: musicDirectory, outputs: outputs))
+        self.settings = ConditionLocked(Current(control: settings, scope: scope))
+    }
+
+    /// What clients reach for a config: its folders and outputs.
+    static func scope(_ config: JukeboxConfig) -> ControlServer.Scope {
+        ControlServer.Scope(musicDirectory: config.library.musicDirectory, playlistsDirectory: config.library.playlistsDirectory,
+                            outputs: config.audio.devices)
     }
 
     /// The settings the next start uses (a live reload restarts it through the group).
@@ -32,22 +35,15 @@ final class ControlService: Service, @unchecked Sendable {
         set { settings.withLock { $0.control = newValue } }
     }
 
-    /// The folder files are named relative to; also taken at the next start.
-    var musicDirectory: String {
-        get { settings.current.musicDirectory }
-        set { settings.withLock { $0.musicDirectory = newValue } }
-    }
-
-    /// The devices `outputs` lists; also taken at the next start.
-    var outputs: [String] {
-        get { settings.current.outputs }
-        set { settings.withLock { $0.outputs = newValue } }
+    /// The folders and outputs clients reach; also taken at the next start.
+    var scope: ControlServer.Scope {
+        get { settings.current.scope }
+        set { settings.withLock { $0.scope = newValue } }
     }
 
     func start(died: @escaping @Sendable (any Error) -> Void) throws {
-        let (control, musicDirectory, outputs) = settings.withLock { ($0.control, $0.musicDirectory, $0.outputs) }
-        let server = ControlServer(player: player, logger: logger, limits: control.limits, musicDirectory: musicDirectory,
-                                   catalog: catalog, outputs: outputs)
+        let (control, scope) = settings.withLock { ($0.control, $0.scope) }
+        let server = ControlServer(player: player, logger: logger, limits: control.limits, scope: scope, catalog: catalog)
         server.onDeath = { died($0) }
         do {
             try server.start(socketPath: control.socketPath, tcpPort: control.tcpPort)

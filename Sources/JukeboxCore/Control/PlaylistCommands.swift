@@ -1,0 +1,124 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// MPD's stored playlist commands over `StoredPlaylists`: the M3U files of the playlists
+/// folder, by name. A playlist inside the music folder is read (listed, loaded) by its
+/// file name relative to the music folder, as MPD lists it in `lsinfo`, and is not
+/// changed by clients. Only the library's tracks are added or loaded from a playlist:
+/// an entry naming another file is passed over.
+extension ControlSession {
+    static let playlistCommands = ["listplaylist", "listplaylistinfo", "listplaylists", "load", "playlistadd", "playlistclear",
+                                   "playlistdelete", "playlistmove", "rename", "rm", "save"]
+
+    /// The reply to a stored playlist command; nil when `name` is not one.
+    func playlistCommand(_ name: String, _ args: [String]) throws -> String? {
+        guard Self.playlistCommands.contains(name) else { return nil }
+        func arguments(_ range: ClosedRange<Int>) throws {
+            guard range.contains(args.count) else {
+                throw MPDProtocol.Ack(code: .argument, message: "wrong number of arguments for \"\(name)\"")
+            }
+        }
+        do {
+            switch name {
+            case "listplaylists":
+                try arguments(0...0)
+                return playlists.list().map(Self.listed).joined()
+            case "listplaylist", "listplaylistinfo":
+                try arguments(1...2)
+                var tracks = try storedTracks(args[0])
+                if args.count == 2 { tracks = Array(tracks[try Self.range(args[1], within: tracks.count)]) }
+                let known = catalog.snapshot
+                return tracks.map { path in
+                    name == "listplaylist" ? "file: \(MPDProtocol.value(library.uri(path)))\n" : song(path: path, spot: nil, tags: known.tags(of: path))
+                }.joined()
+            case "load":
+                try arguments(1...3)
+                var tracks = try storedTracks(args[0])
+                if args.count >= 2 { tracks = Array(tracks[try Self.range(args[1], within: tracks.count)]) }
+                let known = catalog.snapshot
+                let playable = tracks.filter { known.positions[$0] != nil }
+                try editQueue { draft in
+                    try draft.insert(playable, at: args.count == 3 ? try Self.insertion(args[2], in: draft) : nil)
+                }
+                return ""
+            case "save":
+                // MPD 0.24's modes too: create (the default), append, replace.
+                try arguments(1...2)
+                let queue = player.listing.paths
+                switch args.count == 2 ? args[1] : "create" {
+                case "create": try playlists.write(args[0], queue, mustBeNew: true)
+                case "replace": try playlists.write(args[0], queue)
+                case "append": try playlists.edit(args[0], creating: true) { $0 += queue }
+                default: throw MPDProtocol.Ack(code: .argument, message: "Unrecognized save mode: \(args[1].prefix(64))")
+                }
+            case "rm":
+                try arguments(1...1)
+                try playlists.remove(args[0])
+            case "rename":
+                try arguments(2...2)
+                try playlists.rename(args[0], to: args[1])
+            case "playlistclear":
+                try arguments(1...1)
+                try playlists.edit(args[0], creating: true) { $0.removeAll() }
+            case "playlistadd":
+                try arguments(2...3)
+                let found = library.tracks(named: args[1], in: catalog.snapshot.tracks.map(\.path))
+                guard !found.isEmpty else { throw MPDProtocol.Ack(code: .noExist, message: "No such directory") }
+                let position = try args.count == 3 ? Self.integer(args[2], name) : nil
+                try playlists.edit(args[0], creating: true) { tracks throws(StoredPlaylists.Failure) in
+                    let at = position ?? tracks.count
+                    guard at >= 0, at <= tracks.count else { throw .badPosition }
+                    tracks.insert(contentsOf: found, at: at)
+                }
+            case "playlistdelete":
+                try arguments(2...2)
+                let spec = args[1]
+                try playlists.edit(args[0]) { tracks throws(StoredPlaylists.Failure) in
+                    guard let range = try? Self.range(spec, within: tracks.count), !range.isEmpty else { throw .badPosition }
+                    tracks.removeSubrange(range)
+                }
+            case "playlistmove":
+                try arguments(3...3)
+                let (spec, to) = (args[1], try Self.integer(args[2], name))
+                try playlists.edit(args[0]) { tracks throws(StoredPlaylists.Failure) in
+                    guard let range = try? Self.range(spec, within: tracks.count), !range.isEmpty,
+                          to >= 0, to + range.count <= tracks.count else { throw .badPosition }
+                    let moving = Array(tracks[range])
+                    tracks.removeSubrange(range)
+                    tracks.insert(contentsOf: moving, at: to)
+                }
+            default:
+                return nil
+            }
+        } catch let failure as StoredPlaylists.Failure {
+            throw Self.ack(failure)
+        }
+        announce([.storedPlaylist])
+        return ""
+    }
+
+    /// A stored playlist's tracks by name, or a playlist of the library by its file name
+    /// relative to the music folder (`Abba/best.m3u`, as `lsinfo` lists it).
+    private func storedTracks(_ name: String) throws -> [String] {
+        if name.contains("/") {
+            guard let found = catalog.snapshot.playlists.first(where: { library.uri($0.path) == name }) else { throw StoredPlaylists.Failure.notFound }
+            return try StoredPlaylists.entries(of: found.path)
+        }
+        return try playlists.read(name)
+    }
+
+    static func listed(_ playlist: StoredPlaylists.Listed) -> String {
+        "playlist: \(MPDProtocol.value(playlist.name))\nLast-Modified: \(MPDProtocol.timestamp(playlist.modified))\n"
+    }
+
+    static func ack(_ failure: StoredPlaylists.Failure) -> MPDProtocol.Ack {
+        let code: MPDProtocol.AckCode = switch failure {
+        case .badName, .badPosition: .argument
+        case .notFound, .noFolder: .noExist
+        case .exists: .exist
+        case .cannot, .unreadable: .system
+        }
+        return MPDProtocol.Ack(code: code, message: failure.description)
+    }
+}

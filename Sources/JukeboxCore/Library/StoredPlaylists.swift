@@ -1,0 +1,186 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The playlists clients keep (MPD's stored playlists): the M3U files of the playlists
+/// folder (`[library] playlists_dir`), by name without `.m3u`/`.m3u8`. They are the files
+/// the library reads and `[library] playlist` chooses; the disk is the only copy, read
+/// afresh by each command, and every change replaces a file atomically.
+public struct StoredPlaylists: Sendable {
+    /// The playlists folder; empty when none is configured.
+    public let folder: String
+
+    public init(folder: String) {
+        var folder = folder
+        while folder.count > 1, folder.hasSuffix("/") { folder.removeLast() }
+        self.folder = folder
+    }
+
+    public enum Failure: Error, Equatable, CustomStringConvertible {
+        case noFolder
+        case badName
+        case notFound
+        case exists
+        /// A position or range outside the playlist.
+        case badPosition
+        /// A file operation on `path` failed at `step`.
+        case cannot(step: String, path: String, Errno)
+        case unreadable(path: String, reason: String)
+
+        public var description: String {
+            switch self {
+            case .noFolder: "no playlists folder is configured ([library] playlists_dir)"
+            case .badName: "Bad playlist name"
+            case .notFound: "No such playlist"
+            case .exists: "Playlist already exists"
+            case .badPosition: "Bad song index"
+            case .cannot(let step, let path, let errno): "cannot \(step) \(FilePath.displayed(path)): \(errno)"
+            case .unreadable(let path, let reason): "\(FilePath.displayed(path)): \(reason)"
+            }
+        }
+    }
+
+    public struct Listed: Sendable, Equatable {
+        public var name: String
+        public var path: String
+        /// Seconds since 1970.
+        public var modified: Int
+    }
+
+    /// Every playlist in the folder, in natural order of name (none when there is no folder).
+    public func list() -> [Listed] {
+        guard !folder.isEmpty, let dir = FilePath.withCString(folder, { opendir($0) }) else { return [] }
+        defer { closedir(dir) }
+        var found: [Listed] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                FilePath.decode(raw.prefix { $0 != 0 })
+            }
+            guard !name.hasPrefix("."), let (base, _) = Self.split(name) else { continue }
+            let path = "\(folder)/\(name)"
+            var st = stat()
+            guard FilePath.withCString(path, { stat($0, &st) }) == 0, (st.st_mode & S_IFMT) == S_IFREG else { continue }
+            // A name in both .m3u and .m3u8 is listed once, as `file(named:)` finds it.
+            guard !found.contains(where: { $0.name == base }) else { continue }
+            found.append(Listed(name: base, path: path, modified: Int(st.st_mtim.tv_sec)))
+        }
+        return found.sorted { NaturalOrder.less($0.name, $1.name) }
+    }
+
+    /// The tracks of playlist `name`, as absolute paths with `.` and `..` resolved.
+    public func read(_ name: String) throws(Failure) -> [String] {
+        guard let path = try existing(name) else { throw .notFound }
+        return try Self.entries(of: path)
+    }
+
+    /// The tracks of the playlist file at `path`.
+    public static func entries(of path: String) throws(Failure) -> [String] {
+        do {
+            return try M3UPlaylist.read(path).entries.map(LibraryScanner.canonical)
+        } catch {
+            throw .unreadable(path: path, reason: "\(error)")
+        }
+    }
+
+    /// Replaces (or makes) playlist `name` with `tracks`. `mustBeNew` refuses a name in use.
+    public func write(_ name: String, _ tracks: [String], mustBeNew: Bool = false) throws(Failure) {
+        let existing = try existing(name)
+        if mustBeNew, existing != nil { throw .exists }
+        let path = existing ?? "\(folder)/\(name).m3u"
+        try makeFolder()
+        var bytes = Array("#EXTM3U\n".utf8)
+        for track in tracks where !track.contains("\n") && !track.contains("\r") {
+            bytes += FilePath.bytes(Self.relative(track, from: folder))
+            bytes.append(0x0a)
+        }
+        do {
+            try AtomicFile.replace(path, with: bytes)
+        } catch {
+            throw .cannot(step: error.step, path: error.path, error.errno)
+        }
+    }
+
+    /// Changes playlist `name` through `edit`, which gets its tracks; nothing is written
+    /// when `edit` throws. A playlist not there yet starts empty when `creating`.
+    public func edit(_ name: String, creating: Bool = false, _ change: (inout [String]) throws(Failure) -> Void) throws(Failure) {
+        var tracks: [String]
+        if let path = try existing(name) {
+            tracks = try Self.entries(of: path)
+        } else if creating {
+            tracks = []
+        } else {
+            throw .notFound
+        }
+        try change(&tracks)
+        try write(name, tracks)
+    }
+
+    public func remove(_ name: String) throws(Failure) {
+        guard let path = try existing(name) else { throw .notFound }
+        do {
+            try systemCall { FilePath.withCString(path) { unlink($0) } }
+        } catch {
+            throw .cannot(step: "remove", path: path, error)
+        }
+    }
+
+    public func rename(_ name: String, to newName: String) throws(Failure) {
+        guard let path = try existing(name) else { throw .notFound }
+        guard try existing(newName) == nil else { throw .exists }
+        let ext = Self.split(AtomicFile.name(of: path))?.ext ?? "m3u"
+        let target = "\(folder)/\(newName).\(ext)"
+        do {
+            try systemCall { FilePath.withCString(path) { old in FilePath.withCString(target) { Glibc.rename(old, $0) } } }
+        } catch {
+            throw .cannot(step: "rename", path: path, error)
+        }
+    }
+
+    /// The file of playlist `name`, if there is one; throws for a name no file may have.
+    func existing(_ name: String) throws(Failure) -> String? {
+        guard !folder.isEmpty else { throw .noFolder }
+        guard Self.isValid(name) else { throw .badName }
+        for ext in ["m3u", "m3u8"] {
+            let path = "\(folder)/\(name).\(ext)"
+            var st = stat()
+            if FilePath.withCString(path, { stat($0, &st) }) == 0, (st.st_mode & S_IFMT) == S_IFREG { return path }
+        }
+        return nil
+    }
+
+    private func makeFolder() throws(Failure) {
+        do {
+            try systemCall { FilePath.withCString(folder) { mkdir($0, 0o755) } }
+        } catch where error == .exists {
+        } catch {
+            throw .cannot(step: "create the folder", path: folder, error)
+        }
+    }
+
+    /// A name that stays inside the folder and can be written in an M3U line: no slash,
+    /// no line break or NUL, not hidden, and short enough for a file name.
+    static func isValid(_ name: String) -> Bool {
+        !name.isEmpty && !name.hasPrefix(".") && FilePath.bytes(name).count <= 250
+            && !name.contains(where: { $0 == "/" || $0 == "\n" || $0 == "\r" || $0 == "\0" })
+    }
+
+    /// A file name's base and playlist extension, or nil when it is not a playlist.
+    private static func split(_ file: String) -> (base: String, ext: String)? {
+        guard let dot = file.lastIndex(of: ".") else { return nil }
+        let ext = String(file[file.index(after: dot)...])
+        guard LibraryScanner.playlistExtensions.contains(ext.lowercased()), dot > file.startIndex else { return nil }
+        return (String(file[..<dot]), ext)
+    }
+
+    /// `path` as an M3U line in `folder`: relative to it when they share more than the
+    /// root (a playlists folder inside the music folder writes `../Artist/track.flac`, and
+    /// the music can move with its playlists), else absolute.
+    static func relative(_ path: String, from folder: String) -> String {
+        let target = path.split(separator: "/")
+        let base = folder.split(separator: "/")
+        var common = 0
+        while common < min(target.count - 1, base.count), target[common] == base[common] { common += 1 }
+        guard common > 0 else { return path }
+        return (Array(repeating: "..", count: base.count - common) + target[common...].map(String.init)).joined(separator: "/")
+    }
+}

@@ -1,0 +1,133 @@
+import Foundation
+import Testing
+@testable import JukeboxCore
+
+/// Stored playlists as MPD clients keep them: M3U files in the playlists folder, written
+/// atomically, that only ever name the library's tracks.
+@Suite struct PlaylistCommandsTests {
+    static let tracks = ["Abba/Gold/01 a.flac", "Abba/Gold/02 b.flac", "Bach/x.mp3"]
+
+    final class Box {
+        let music: String
+        let playlists: String
+        let session: ControlSession
+        let player: Player
+        var announced: [Set<IdleSubsystem>] = []
+
+        init(_ name: String, playlistsInside: Bool = true) throws {
+            let music = try Fixtures.shared.scratchFolder("stored-\(name)")
+            try? FileManager.default.removeItem(atPath: music)
+            try FileManager.default.createDirectory(atPath: music + "/Abba", withIntermediateDirectories: true)
+            let elsewhere = try Fixtures.shared.scratchFolder("stored-\(name)-elsewhere")
+            self.music = music
+            playlists = playlistsInside ? music + "/playlists" : elsewhere
+            // A playlist of the music folder itself: readable, not for clients to change.
+            try "Gold/01 a.flac\n../Bach/x.mp3\n".write(toFile: music + "/Abba/best.m3u", atomically: true, encoding: .utf8)
+            var scan = LibraryScan()
+            scan.tracks = PlaylistCommandsTests.tracks.map { LibraryTrack(path: "\(music)/\($0)", tags: SongTags()) }
+            scan.playlists = [try M3UPlaylist.read(music + "/Abba/best.m3u")]
+            let catalog = LibraryCatalog()
+            catalog.publish(scan)
+            player = Player(engine: FakeEngine())
+            player.setTracks(scan.tracks.map(\.path))
+            session = ControlSession(player: player, scope: .init(musicDirectory: music, playlistsDirectory: playlists), catalog: catalog)
+            session.announce = { [unowned self] in self.announced.append($0) }
+        }
+
+        func say(_ line: String) -> String {
+            guard case .reply(let text) = session.handle(line: line) else { return "" }
+            return text
+        }
+
+        func file(_ name: String) -> String? { try? String(contentsOfFile: "\(playlists)/\(name)", encoding: .utf8) }
+    }
+
+    @Test func saveListAndLoadAQueue() throws {
+        let box = try Box("save")
+        #expect(box.say("listplaylists") == "OK\n")
+        #expect(box.say("save mix") == "OK\n")
+        #expect(box.announced == [[.storedPlaylist]])
+        // Relative to the playlist's folder, which is inside the music folder.
+        #expect(box.file("mix.m3u") == "#EXTM3U\n../Abba/Gold/01 a.flac\n../Abba/Gold/02 b.flac\n../Bach/x.mp3\n")
+        #expect(box.say("save mix") == "ACK [56@0] {save} Playlist already exists\n")
+        let listed = box.say("listplaylists")
+        #expect(listed.hasPrefix("playlist: mix\nLast-Modified: 20") && listed.hasSuffix("Z\nOK\n"), "\(listed)")
+        #expect(box.say("listplaylist mix") == Self.tracks.map { "file: \($0)\n" }.joined() + "OK\n")
+        #expect(box.say("listplaylist mix 1:") == "file: Abba/Gold/02 b.flac\nfile: Bach/x.mp3\nOK\n")
+        #expect(box.say("listplaylistinfo mix 2").hasPrefix("file: Bach/x.mp3\n"))
+        #expect(box.say("clear") == "OK\n")
+        #expect(box.say("load mix 0:2") == "OK\n")
+        #expect(box.player.listing.paths == Self.tracks.prefix(2).map { "\(box.music)/\($0)" })
+        #expect(box.say("load mix 2:3 0") == "OK\n")
+        #expect(box.player.listing.paths.first == "\(box.music)/Bach/x.mp3")
+        // MPD 0.24's save modes.
+        #expect(box.say("save mix append") == "OK\n")
+        #expect(box.say("listplaylist mix").components(separatedBy: "file: ").count == 7)
+        #expect(box.say("save mix replace") == "OK\n")
+        #expect(box.say("listplaylist mix").components(separatedBy: "file: ").count == 4)
+        #expect(box.say("save mix sideways") == "ACK [2@0] {save} Unrecognized save mode: sideways\n")
+    }
+
+    @Test func editPlaylistsInPlace() throws {
+        let box = try Box("edit")
+        #expect(box.say("playlistadd new \"Bach/x.mp3\"") == "OK\n")
+        #expect(box.say("playlistadd new Abba 0") == "OK\n")
+        #expect(box.say("listplaylist new") == "file: Abba/Gold/01 a.flac\nfile: Abba/Gold/02 b.flac\nfile: Bach/x.mp3\nOK\n")
+        #expect(box.say("playlistmove new 2 0") == "OK\n")
+        #expect(box.say("listplaylist new") == "file: Bach/x.mp3\nfile: Abba/Gold/01 a.flac\nfile: Abba/Gold/02 b.flac\nOK\n")
+        #expect(box.say("playlistdelete new 1:3") == "OK\n")
+        #expect(box.say("listplaylist new") == "file: Bach/x.mp3\nOK\n")
+        #expect(box.say("playlistdelete new 5") == "ACK [2@0] {playlistdelete} Bad song index\n")
+        #expect(box.say("playlistmove new 0 3") == "ACK [2@0] {playlistmove} Bad song index\n")
+        #expect(box.say("rename new old") == "OK\n")
+        #expect(box.say("save other") == "OK\n")
+        #expect(box.say("rename old other") == "ACK [56@0] {rename} Playlist already exists\n")
+        #expect(box.say("playlistclear old") == "OK\n")
+        #expect(box.say("listplaylist old") == "OK\n")
+        #expect(box.say("rm old") == "OK\n")
+        #expect(box.say("rm old") == "ACK [50@0] {rm} No such playlist\n")
+        #expect(box.say("listplaylist old") == "ACK [50@0] {listplaylist} No such playlist\n")
+        #expect(box.say("listplaylists").hasPrefix("playlist: other\n"))
+        #expect(box.announced.count == 8)
+    }
+
+    @Test func aPlaylistInTheMusicIsReadByItsFileName() throws {
+        let box = try Box("in-music")
+        #expect(box.say("lsinfo Abba").contains("playlist: Abba/best.m3u\nLast-Modified: "))
+        #expect(box.say("listplaylist Abba/best.m3u") == "file: Abba/Gold/01 a.flac\nfile: Bach/x.mp3\nOK\n")
+        #expect(box.say("rm Abba/best.m3u") == "ACK [2@0] {rm} Bad playlist name\n")
+        #expect(FileManager.default.fileExists(atPath: box.music + "/Abba/best.m3u"))
+    }
+
+    @Test func namesAndEntriesStayInsideTheirFolders() throws {
+        let box = try Box("safety", playlistsInside: false)
+        for name in ["../escape", "a/b", ".hidden", "\"\"", "/etc/passwd"] {
+            #expect(box.say("save \(name)").hasPrefix("ACK [2@0] {save} Bad playlist name") || box.say("save \(name)").hasPrefix("ACK [50@0]"), "\(name)")
+        }
+        #expect(box.say("playlistadd x /etc/passwd") == "ACK [50@0] {playlistadd} No such directory\n")
+        #expect(box.say("playlistadd x ../../etc/passwd") == "ACK [50@0] {playlistadd} No such directory\n")
+        // A playlist that names files outside the library loads only the library's.
+        try "#EXTM3U\n/etc/passwd\n\(box.music)/Bach/x.mp3\n".write(toFile: box.playlists + "/odd.m3u", atomically: true, encoding: .utf8)
+        #expect(box.say("clear") == "OK\n")
+        #expect(box.say("load odd") == "OK\n")
+        #expect(box.player.listing.paths == ["\(box.music)/Bach/x.mp3"])
+        // A folder elsewhere: written so that it reads back the same.
+        #expect(box.say("save abs") == "OK\n")
+        #expect(box.say("listplaylist abs") == "file: Bach/x.mp3\nOK\n")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: box.playlists).sorted() == ["abs.m3u", "odd.m3u"])
+    }
+
+    @Test func withoutAPlaylistsFolderClientsAreToldSo() {
+        let session = ControlSession(player: Player(engine: FakeEngine()))
+        guard case .reply(let text) = session.handle(line: "save x") else { return #expect(Bool(false)) }
+        #expect(text == "ACK [50@0] {save} no playlists folder is configured ([library] playlists_dir)\n")
+        guard case .reply(let list) = session.handle(line: "listplaylists") else { return #expect(Bool(false)) }
+        #expect(list == "OK\n")
+    }
+
+    @Test func linesAreRelativeWhereTheFoldersMeet() {
+        #expect(StoredPlaylists.relative("/srv/music/A/x.flac", from: "/srv/music/playlists") == "../A/x.flac")
+        #expect(StoredPlaylists.relative("/srv/music/playlists/x.flac", from: "/srv/music/playlists") == "x.flac")
+        #expect(StoredPlaylists.relative("/srv/music/x.flac", from: "/var/lib/playlists") == "/srv/music/x.flac")
+    }
+}
