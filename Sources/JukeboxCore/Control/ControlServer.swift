@@ -87,6 +87,7 @@ public final class ControlServer: @unchecked Sendable {
     }
     private let mail = ConditionLocked(Mail())
     private var observer: Int?
+    private var catalogObserver: Int?
     /// The refusal for max_connections has been logged since the server was last below it.
     private var warnedFull = false
     /// An accept failure has been logged since the last one that worked.
@@ -161,12 +162,17 @@ public final class ControlServer: @unchecked Sendable {
             guard case .statusChanged(let status) = event else { return }
             self?.playerChanged(status)
         }
+        catalogObserver = catalog.observe { [weak self] change in
+            self?.announce(change == .published ? [.database] : [.update])
+        }
     }
 
     public func stop() {
         guard let thread else { return }
         if let observer { player.removeObserver(observer) }
+        if let catalogObserver { catalog.removeObserver(catalogObserver) }
         observer = nil
+        catalogObserver = nil
         post { $0.stop = true }
         pthread_join(thread, nil)
         self.thread = nil

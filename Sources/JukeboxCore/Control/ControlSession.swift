@@ -207,8 +207,8 @@ public final class ControlSession {
 
     static let commands = (["clearerror", "close", "config", "decoders", "notcommands", "outputs", "urlhandlers", "command_list_begin", "command_list_end", "command_list_ok_begin", "commands",
                             "currentsong", "idle", "next", "noidle", "pause", "ping", "play", "playid", "playlistid", "playlistinfo", "plchanges",
-                            "plchangesposid", "previous", "random", "repeat", "seekcur", "setvol", "single", "status", "stop",
-                            "tagtypes", "volume"] + queueCommands + databaseCommands + searchCommands + pictureCommands + playlistCommands).sorted()
+                            "plchangesposid", "previous", "random", "repeat", "rescan", "seekcur", "setvol", "single", "status", "stop",
+                            "tagtypes", "update", "volume"] + queueCommands + databaseCommands + searchCommands + pictureCommands + playlistCommands).sorted()
 
     // MARK: Commands
 
@@ -254,6 +254,15 @@ public final class ControlSession {
             let limit = try Self.integer(args[0], name)
             guard limit >= 64 else { throw MPDProtocol.Ack(code: .argument, message: "Value too small") }
             binaryLimit = min(limit, ControlServer.Limits().maximumCommandListBytes)
+        case "update", "rescan":
+            // The whole library is checked whatever the name: by folder time, that costs
+            // little more than the folder named, and a new folder is found anyway.
+            try arguments(0...1)
+            if let uri = args.first, library.path(for: uri) == nil { throw MPDProtocol.Ack(code: .argument, message: "Malformed path") }
+            guard let job = catalog.requestUpdate(everything: name == "rescan") else {
+                throw MPDProtocol.Ack(code: .noExist, message: "No database")
+            }
+            return "updating_db: \(job)\n"
         case "commands", "commandlist":
             return Self.commands.map { "command: \($0)\n" }.joined()
         case "play":
@@ -344,7 +353,8 @@ public final class ControlSession {
         case "status":
             try arguments(0...0)
             let status = player.status
-            return Self.status(status, bitrate: status.state == .playing || status.state == .paused ? averageBitrate(status) : nil)
+            return Self.status(status, bitrate: status.state == .playing || status.state == .paused ? averageBitrate(status) : nil,
+                               updating: catalog.updatingJob)
         case "currentsong":
             try arguments(0...0)
             let s = player.status
@@ -414,7 +424,7 @@ public final class ControlSession {
         return min(start, count)..<min(end, count)
     }
 
-    static func status(_ s: PlayerStatus, bitrate: Int?) -> String {
+    static func status(_ s: PlayerStatus, bitrate: Int?, updating: Int? = nil) -> String {
         let o = s.options
         var out = "volume: \(s.volume)\nrepeat: \(o.repeat ? 1 : 0)\nrandom: \(o.random ? 1 : 0)\nsingle: \(MPDProtocol.text(o.single))\nconsume: \(o.consume ? 1 : 0)\n"
         out += "partition: default\nplaylist: \(s.queueVersion)\nplaylistlength: \(s.queueLength)\nmixrampdb: 0\n"
@@ -432,6 +442,7 @@ public final class ControlSession {
             if let info = s.info { out += "audio: \(info.sampleRate):\(info.sampleFormat.bitsPerSample):\(info.channels)\n" }
         }
         if let next = s.upcoming { out += "nextsong: \(next.position)\nnextsongid: \(next.id)\n" }
+        if let updating { out += "updating_db: \(updating)\n" }
         // Not MPD's: where the audio goes (clients skip keys they do not know).
         out += "output: \(MPDProtocol.value(s.route.description))\nmixer: \(MPDProtocol.value(s.mixer))\n"
         if let error = s.lastError { out += "error: \(MPDProtocol.value(error))\n" }

@@ -1,5 +1,6 @@
 /// What `idle` waits for: MPD's subsystems. The box reports player, mixer, options,
-/// playlist, output and stored_playlist; the others are accepted, as MPD accepts them, and wait for
+/// playlist, output, stored_playlist, database (a scan changed the library) and update
+/// (an update job started or ended); the others are accepted, as MPD accepts them, and wait for
 /// changes the box does not make (yet).
 public enum IdleSubsystem: String, CaseIterable, Sendable, Hashable {
     case database, update

@@ -71,8 +71,10 @@ final class LibraryService: Service, @unchecked Sendable {
         let music = settings.library.musicDirectory
         // A queue of its own for each start: the global pool's few threads may all be busy
         // (in a test process they run the tests), and a scan from an earlier start may still
-        // be running.
-        DispatchQueue(label: "jukebox.library.\(run)", qos: .utility).async { [self] in
+        // be running. The first load, the watch's scans and clients' updates all run on it,
+        // one at a time.
+        let scans = DispatchQueue(label: "jukebox.library.\(run)", qos: .utility)
+        scans.async { [self] in
             let waiting = firstLoad(settings, run: run)
             // A scan of thousands of tracks frees megabytes at once, on a thread whose
             // malloc arena would keep them: give them back (4 MB for 10,000 tracks).
@@ -86,13 +88,32 @@ final class LibraryService: Service, @unchecked Sendable {
             }
             guard stillWanted else { return }
             watch.start(scanned: before) { [self] in
-                logger.info("music_dir \(music) changed; scanning it")
-                return scan(settings, run: run, previous: indexed(settings))
+                scans.sync {
+                    logger.info("music_dir \(music) changed; scanning it")
+                    return scan(settings, run: run, previous: indexed(settings))
+                }
             }
+        }
+        catalog.carryOutUpdates { [weak self] in
+            guard let self else { return }
+            scans.async { self.carryOutUpdates(settings, run: run) }
+        }
+    }
+
+    /// Clients' update jobs (MPD's `update` and `rescan`), one after another: the whole
+    /// library each time, by folder time, or every file read again for `rescan`.
+    private func carryOutUpdates(_ settings: Settings, run: Int) {
+        while isCurrent(run), let job = catalog.takeJob() {
+            let clock = MonotonicClock.now()
+            _ = scan(settings, run: run, previous: job.everything ? nil : indexed(settings))
+            logger.info("library: update \(job.id)\(job.everything ? " (every file)" : "") done in \(InputActionLog.milliseconds(MonotonicClock.now() - clock)) ms")
+            catalog.jobEnded(job)
+            malloc_trim(0)
         }
     }
 
     func stop() {
+        catalog.carryOutUpdates(nil)
         let watch = current.withLock { access -> MusicFolderWatch? in
             access.running = false
             defer { access.watch = nil }
