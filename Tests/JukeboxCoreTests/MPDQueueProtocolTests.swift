@@ -128,9 +128,27 @@ import Testing
         #expect(say(local, "config") == "music_directory: /srv/music\nOK\n")
         #expect(say(remote, "config") == "ACK [4@0] {config} Command only permitted to local clients\n")
         #expect(say(local, "clearerror") == "OK\n")
-        let routed = ControlSession(player: player, scope: .init(outputs: ["hw:CARD=DAC", "default"]))
+        let switches = OutputSwitches(devices: ["hw:CARD=DAC", "default"])
+        let routed = ControlSession(player: player, outputs: switches)
+        var told: [Set<IdleSubsystem>] = []
+        routed.announce = { told.append($0) }
         #expect(say(routed, "outputs") == "outputid: 0\noutputname: hw:CARD=DAC\nplugin: alsa\noutputenabled: 1\n"
             + "outputid: 1\noutputname: default\nplugin: alsa\noutputenabled: 1\nOK\n")
+        // Switching outputs: by id, told to idle clients, and the route follows.
+        let routes = ConditionLocked<[[String]]>([])
+        switches.whenChanged { enabled in routes.withLock { $0.wholeValue.append(enabled) } }
+        #expect(say(routed, "disableoutput 0") == "OK\n")
+        #expect(say(routed, "outputs").contains("outputid: 0\noutputname: hw:CARD=DAC\nplugin: alsa\noutputenabled: 0\n"))
+        #expect(say(routed, "disableoutput 0") == "OK\n")
+        #expect(say(routed, "toggleoutput 1") == "OK\n")
+        #expect(say(routed, "enableoutput 0") == "OK\n")
+        #expect(say(routed, "toggleoutput 2") == "ACK [50@0] {toggleoutput} No such audio output\n")
+        #expect(say(routed, "enableoutput x") == "ACK [2@0] {enableoutput} Integer expected: x\n")
+        #expect(routes.current == [["default"], [], ["hw:CARD=DAC"]])
+        #expect(told == [[.output], [.output], [.output]])
+        // A config edit keeps what is still configured switched as it was.
+        switches.configure(["default", "hw:CARD=DAC", "hw:CARD=USB"])
+        #expect(switches.enabled == ["hw:CARD=DAC", "hw:CARD=USB"])
         // Every command listed is answered by something other than "unknown command".
         let listed = say(local, "commands").split(separator: "\n").filter { $0.hasPrefix("command: ") }.map { $0.dropFirst(9) }
         #expect(listed.count > 50)

@@ -26,20 +26,16 @@ public final class ControlServer: @unchecked Sendable {
         }
     }
 
-    /// What clients reach besides the player: the folders files and playlists are named
-    /// in, and the outputs.
+    /// The folders clients reach: where files and playlists are named.
     public struct Scope: Sendable, Equatable {
         /// Files are named to clients relative to this folder.
         public var musicDirectory: String
         /// Where stored playlists are kept (`[library] playlists_dir`); empty: none.
         public var playlistsDirectory: String
-        /// The audio devices in priority order (`[audio] devices`), as `outputs` lists them.
-        public var outputs: [String]
 
-        public init(musicDirectory: String = "", playlistsDirectory: String = "", outputs: [String] = ["default"]) {
+        public init(musicDirectory: String = "", playlistsDirectory: String = "") {
             self.musicDirectory = musicDirectory
             self.playlistsDirectory = playlistsDirectory
-            self.outputs = outputs
         }
     }
 
@@ -69,6 +65,7 @@ public final class ControlServer: @unchecked Sendable {
     private let limits: Limits
     private let scope: Scope
     private let catalog: LibraryCatalog
+    private let outputs: OutputSwitches
     private var listeners: [Int32] = []
     /// The Unix socket's listener: its clients are on this machine (MPD's "local" clients).
     private var localListener: Int32 = -1
@@ -101,9 +98,11 @@ public final class ControlServer: @unchecked Sendable {
     static let linesPerTurn = 64
     static let bytesPerRead = 64 << 10
 
-    public init(player: Player, logger: Logger, limits: Limits = Limits(), scope: Scope = Scope(), catalog: LibraryCatalog = LibraryCatalog()) {
+    public init(player: Player, logger: Logger, limits: Limits = Limits(), scope: Scope = Scope(), catalog: LibraryCatalog = LibraryCatalog(),
+                outputs: OutputSwitches = OutputSwitches(devices: ["default"])) {
         self.player = player
         self.catalog = catalog
+        self.outputs = outputs
         self.scope = scope
         self.logger = logger
         self.limits = limits
@@ -333,7 +332,7 @@ public final class ControlServer: @unchecked Sendable {
             return
         }
         warnedFull = false
-        let session = ControlSession(player: player, scope: scope, catalog: catalog, local: listener == localListener,
+        let session = ControlSession(player: player, scope: scope, catalog: catalog, outputs: outputs, local: listener == localListener,
                                      maximumCommandListBytes: limits.maximumCommandListBytes, commandsPerCall: Self.linesPerTurn)
         session.announce = { [weak self] in self?.announce($0) }
         let client = ControlConnection(fd: fd, session: session, now: MonotonicClock.now())

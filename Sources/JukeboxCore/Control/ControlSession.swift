@@ -28,8 +28,8 @@ public final class ControlSession {
     let catalog: LibraryCatalog
     /// The playlists clients keep (`[library] playlists_dir`).
     let playlists: StoredPlaylists
-    /// The audio devices in priority order (`[audio] devices`).
-    let outputs: [String]
+    /// The audio devices in priority order (`[audio] devices`), each switched on or off.
+    let outputs: OutputSwitches
     /// Tells every idle client (this one too) of a change the player does not report:
     /// a stored playlist written.
     var announce: (Set<IdleSubsystem>) -> Void = { _ in }
@@ -83,10 +83,11 @@ public final class ControlSession {
         return IdleSubsystem.allCases.filter(due.contains).map { "changed: \($0.rawValue)\n" }.joined() + "OK\n"
     }
 
-    public init(player: Player, scope: ControlServer.Scope = .init(), catalog: LibraryCatalog = LibraryCatalog(), local: Bool = true, maximumCommandListBytes: Int = ControlServer.Limits().maximumCommandListBytes,
+    public init(player: Player, scope: ControlServer.Scope = .init(), catalog: LibraryCatalog = LibraryCatalog(),
+                outputs: OutputSwitches = OutputSwitches(devices: ["default"]), local: Bool = true, maximumCommandListBytes: Int = ControlServer.Limits().maximumCommandListBytes,
                 commandsPerCall: Int = .max) {
         self.player = player
-        outputs = scope.outputs
+        self.outputs = outputs
         self.local = local
         self.catalog = catalog
         library = LibraryPaths(musicDirectory: scope.musicDirectory)
@@ -205,7 +206,8 @@ public final class ControlSession {
         + "plugin: mpg123\nsuffix: mp3\nmime_type: audio/mpeg\n"
         + "plugin: wave\nsuffix: wav\nmime_type: audio/wav\nmime_type: audio/x-wav\n"
 
-    static let commands = (["clearerror", "close", "config", "decoders", "notcommands", "outputs", "urlhandlers", "command_list_begin", "command_list_end", "command_list_ok_begin", "commands",
+    static let commands = (["clearerror", "close", "config", "decoders", "disableoutput", "enableoutput", "notcommands", "outputs",
+                            "toggleoutput", "urlhandlers", "command_list_begin", "command_list_end", "command_list_ok_begin", "commands",
                             "currentsong", "idle", "next", "noidle", "pause", "ping", "play", "playid", "playlistid", "playlistinfo", "plchanges",
                             "plchangesposid", "previous", "random", "repeat", "rescan", "seekcur", "setvol", "single", "status", "stop",
                             "tagtypes", "update", "volume"] + queueCommands + databaseCommands + searchCommands + pictureCommands + playlistCommands).sorted()
@@ -229,12 +231,20 @@ public final class ControlSession {
             // The devices of the route, in priority order; the one playing says so.
             try arguments(0...0)
             let route = player.status.route
-            return outputs.enumerated().map { id, device in
-                var entry = "outputid: \(id)\noutputname: \(MPDProtocol.value(device))\n"
-                entry += "plugin: \(device == NullOutput.deviceName ? "null" : "alsa")\noutputenabled: 1\n"
-                if case .playingOn(let playing) = route, playing == device { entry += "attribute: playing=1\n" }
+            return outputs.listed.enumerated().map { id, output in
+                var entry = "outputid: \(id)\noutputname: \(MPDProtocol.value(output.device))\n"
+                entry += "plugin: \(output.device == NullOutput.deviceName ? "null" : "alsa")\noutputenabled: \(output.on ? 1 : 0)\n"
+                if case .playingOn(let playing) = route, playing == output.device { entry += "attribute: playing=1\n" }
                 return entry
             }.joined()
+        case "enableoutput", "disableoutput", "toggleoutput":
+            try arguments(1...1)
+            let id = try Self.integer(args[0], name)
+            do {
+                if try outputs.set(id, on: name == "toggleoutput" ? nil : name == "enableoutput") { announce([.output]) }
+            } catch {
+                throw MPDProtocol.Ack(code: .noExist, message: "No such audio output")
+            }
         case "decoders":
             try arguments(0...0)
             return Self.decoders

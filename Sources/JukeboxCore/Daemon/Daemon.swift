@@ -46,6 +46,8 @@ public final class Daemon: @unchecked Sendable {
     private let logger: Logger
     private let exitWhenDone: Bool
     private let engine: AudioEngine
+    /// Which configured devices clients have switched off (MPD's outputs).
+    private let outputs: OutputSwitches
     private let player: Player
     private let hotplug: HotplugMonitor
     private let actionLog: InputActionLog
@@ -96,13 +98,15 @@ public final class Daemon: @unchecked Sendable {
         var engineSettings = AudioEngine.Settings()
         engineSettings.onOutputLost = config.audio.onOutputLost
         engine = AudioEngine(route: Self.chooseRoute(config.audio, logger: logger), settings: engineSettings)
+        outputs = OutputSwitches(devices: config.audio.devices)
         player = Player(engine: engine, settings: ConfigChange.playerSettings(config))
         let shared = ConditionLocked(Shared(config: config))
         self.shared = shared
         services = ServiceGroup(logger: logger) { failure in Self.ask(shared, .failed(failure)) }
         engineService = EngineService(engine: engine)
         let catalog = LibraryCatalog()
-        control = ControlService(player: player, catalog: catalog, settings: config.control, scope: ControlService.scope(config), logger: logger)
+        control = ControlService(player: player, catalog: catalog, outputs: outputs, settings: config.control,
+                                 scope: ControlService.scope(config), logger: logger)
         let player = self.player
         let actions = actionLog
         inputs = InputService(config: config.input, logger: logger) { action in
@@ -141,6 +145,7 @@ public final class Daemon: @unchecked Sendable {
             { events in inputs.devicesAnnounced(events) },
         ]
         hotplug.onMixerChange = { engine.mixerTouched() }
+        outputs.whenChanged { [weak self] _ in self?.reroute() }
         library.onLoaded = { [weak self] in self?.libraryLoaded($0) }
     }
 
@@ -416,7 +421,8 @@ public final class Daemon: @unchecked Sendable {
             player.updateSettings(settings)
         }
         if change.parts.contains(.audio) {
-            engine.reroute(Self.chooseRoute(new.audio, logger: logger), onOutputLost: new.audio.onOutputLost)
+            outputs.configure(new.audio.devices)
+            reroute()
         }
         if change.parts.contains(.inputs) {
             services.restart(inputs) { inputs.config = new.input }
@@ -447,12 +453,24 @@ public final class Daemon: @unchecked Sendable {
 
     // MARK: Parts chosen from the config
 
+    /// The route over the configured devices that clients left switched on; the music
+    /// carries on from the same sample where the device changes.
+    private func reroute() {
+        var audio = config.audio
+        audio.devices = outputs.enabled
+        engine.reroute(Self.chooseRoute(audio, logger: logger), onOutputLost: audio.onOutputLost)
+    }
+
     /// The configured ALSA devices, in order; "null-sink" asks for the silent sink paced in
     /// real time. Only when none is configured beyond "default" and the machine has no sound
     /// card at all (a PC trying the demo) does audio go there by itself, so the rest of the
     /// box still works and shows it. A named device that is absent (a DAC switched off) is
     /// waited for.
     private static func chooseRoute(_ audio: JukeboxConfig.Audio, logger: Logger) -> OutputRoute {
+        if audio.devices.isEmpty {
+            logger.notice("every output is switched off (disableoutput); the music goes on silently until one is switched on")
+            return OutputRoute(fixed: NullOutput())
+        }
         if audio.devices == [NullOutput.deviceName] {
             logger.notice("audio goes to a silent sink paced in real time (device \"\(NullOutput.deviceName)\")")
             return OutputRoute(fixed: NullOutput())

@@ -8,6 +8,7 @@ final class ControlService: Service, @unchecked Sendable {
     let policy = FailurePolicy.restarted()
     private let player: Player
     private let catalog: LibraryCatalog
+    private let outputs: OutputSwitches
     private let logger: Logger
     private let settings: ConditionLocked<Current>
     private struct Current {
@@ -16,17 +17,18 @@ final class ControlService: Service, @unchecked Sendable {
         var server: ControlServer?
     }
 
-    init(player: Player, catalog: LibraryCatalog, settings: JukeboxConfig.Control, scope: ControlServer.Scope, logger: Logger) {
+    init(player: Player, catalog: LibraryCatalog, outputs: OutputSwitches, settings: JukeboxConfig.Control, scope: ControlServer.Scope,
+         logger: Logger) {
         self.player = player
         self.catalog = catalog
+        self.outputs = outputs
         self.logger = logger
         self.settings = ConditionLocked(Current(control: settings, scope: scope))
     }
 
-    /// What clients reach for a config: its folders and outputs.
+    /// The folders clients reach, from a config.
     static func scope(_ config: JukeboxConfig) -> ControlServer.Scope {
-        ControlServer.Scope(musicDirectory: config.library.musicDirectory, playlistsDirectory: config.library.playlistsDirectory,
-                            outputs: config.audio.devices)
+        ControlServer.Scope(musicDirectory: config.library.musicDirectory, playlistsDirectory: config.library.playlistsDirectory)
     }
 
     /// The settings the next start uses (a live reload restarts it through the group).
@@ -35,7 +37,7 @@ final class ControlService: Service, @unchecked Sendable {
         set { settings.withLock { $0.control = newValue } }
     }
 
-    /// The folders and outputs clients reach; also taken at the next start.
+    /// The folders clients reach; also taken at the next start.
     var scope: ControlServer.Scope {
         get { settings.current.scope }
         set { settings.withLock { $0.scope = newValue } }
@@ -43,7 +45,7 @@ final class ControlService: Service, @unchecked Sendable {
 
     func start(died: @escaping @Sendable (any Error) -> Void) throws {
         let (control, scope) = settings.withLock { ($0.control, $0.scope) }
-        let server = ControlServer(player: player, logger: logger, limits: control.limits, scope: scope, catalog: catalog)
+        let server = ControlServer(player: player, logger: logger, limits: control.limits, scope: scope, catalog: catalog, outputs: outputs)
         server.onDeath = { died($0) }
         do {
             try server.start(socketPath: control.socketPath, tcpPort: control.tcpPort)
