@@ -138,4 +138,44 @@ import Testing
         for _ in 0..<3 { rest.append(q.advanceAfterNaturalEnd()!) }
         #expect(Set(rest).union([moved[second]!]) == Set(0..<4))
     }
+
+    @Test func seekAndSeekidStartAnotherEntryAtItsTime() {
+        let engine = FakeEngine()
+        let player = Player(engine: engine)
+        player.setTracks(Self.library)
+        var tags = SongTags()
+        tags.format = "1000:16:2"
+        tags.title = "Two"
+        let catalog = LibraryCatalog()
+        catalog.publish(LibraryScan(tracks: Self.library.map { LibraryTrack(path: $0, tags: tags) }))
+        let s = ControlSession(player: player, scope: .init(musicDirectory: "/srv/music"), catalog: catalog)
+        // Another entry: it starts at that time (1000 frames a second, from its format).
+        #expect(say(s, "seek 1 12.5") == "OK\n")
+        func lastPlay() -> FakeEngine.Call? { engine.calls.last { if case .play = $0 { true } else { false } } }
+        #expect(lastPlay() == .play(token: engine.lastPlayToken!, path: Self.library[1], frame: 12_500, paused: false))
+        hear(player, engine)
+        // The one playing: a seek within it.
+        #expect(say(s, "seekid \(player.listing.ids[1]) 3") == "OK\n")
+        #expect(engine.calls.last == .seek(3000))
+        #expect(say(s, "seekid \(player.listing.ids[3]) 1") == "OK\n")
+        #expect(lastPlay() == .play(token: engine.lastPlayToken!, path: Self.library[3], frame: 1000, paused: false))
+        #expect(say(s, "seek 99 1") == "ACK [2@0] {seek} Bad song index\n")
+        #expect(say(s, "seekid 999 1") == "ACK [50@0] {seekid} No such song\n")
+        #expect(say(s, "seek 0 nan") == "ACK [2@0] {seek} Number expected: nan\n")
+        #expect(say(s, "seek 0 -5") == "ACK [2@0] {seek} Number expected: -5\n")
+        // Priorities are refused plainly, and not listed.
+        #expect(say(s, "prio 10 0:2") == "ACK [5@0] {prio} priorities are not supported: random play gives every entry the same chance\n")
+        #expect(!say(s, "commands").contains("command: prio\n"))
+    }
+
+    @Test func playlistfindAndPlaylistsearchLookInTheQueue() {
+        let (s, _, _) = setUp()
+        #expect(say(s, "delete 0") == "OK\n")
+        let found = say(s, "playlistfind file B/2.flac")
+        #expect(found.hasPrefix("file: B/2.flac\n") && found.contains("Pos: 2\n") && found.hasSuffix("OK\n"), "\(found)")
+        #expect(say(s, "playlistfind file b/2.flac") == "OK\n")
+        let searched = say(s, "playlistsearch \"(file contains 'b/')\"")
+        #expect(searched.components(separatedBy: "file: ").count == 4, "\(searched)")
+        #expect(say(s, "playlistsearch file") .hasPrefix("ACK [2@0] {playlistsearch}"))
+    }
 }

@@ -2,8 +2,8 @@
 /// consume. Each is one `Player.editQueue` step, refused as a whole with MPD's ACK when a
 /// position, id or name is wrong.
 extension ControlSession {
-    static let queueCommands = ["add", "addid", "clear", "consume", "delete", "deleteid", "move", "moveid", "shuffle",
-                                "swap", "swapid"]
+    static let queueCommands = ["add", "addid", "clear", "consume", "delete", "deleteid", "move", "moveid", "seek", "seekid",
+                                "shuffle", "swap", "swapid"]
 
     /// The reply to a queue command; nil when `name` is not one.
     func queueCommand(_ name: String, _ args: [String]) throws -> String? {
@@ -32,6 +32,30 @@ extension ControlSession {
                 let at = try draft.position(ofId: id)
                 try draft.remove(at..<at + 1)
             }
+        case "seek", "seekid":
+            // The entry playing seeks; another starts at that time (at the frame the
+            // library's format gives, so nothing is heard before it).
+            try arguments(2...2)
+            let key = try Self.integer(args[0], name)
+            guard let seconds = Double(args[1]), seconds.isFinite, seconds >= 0 else {
+                throw MPDProtocol.Ack(code: .argument, message: "Number expected: \(args[1].prefix(64))")
+            }
+            let listing = player.listing
+            let found = name == "seek" ? (listing.paths.indices.contains(key) ? key : nil) : listing.ids.firstIndex(of: key)
+            guard let position = found else {
+                throw MPDProtocol.Ack(code: name == "seek" ? .argument : .noExist, message: name == "seek" ? "Bad song index" : "No such song")
+            }
+            let rate = catalog.snapshot.tags(of: listing.paths[position])?.format?.split(separator: ":").first.flatMap { Int($0) }
+            try player.perform { status in
+                guard status.queueVersion == listing.version else { throw MPDProtocol.Ack(code: .noExist, message: "No such song") }
+                if status.queuePosition == position, status.state != .stopped { return .seek(seconds: seconds) }
+                guard let rate else { return .playPosition(position) }
+                return .playFrom(position: position, frame: Int64(seconds * Double(rate)))
+            }
+        case "prio", "prioid":
+            // Not listed in `commands`: priorities order what random plays first, and this
+            // box's random gives every entry the same chance. Said plainly, not taken and ignored.
+            throw MPDProtocol.Ack(code: .unknown, message: "priorities are not supported: random play gives every entry the same chance")
         case "clear":
             try arguments(0...0)
             try editQueue { draft in draft.removeAll() }

@@ -1,14 +1,25 @@
 /// MPD's commands that search the library: find and search (with `sort` and `window`),
-/// findadd and searchadd, count and list (with `group`), over the catalog's tags.
+/// findadd and searchadd, count and list (with `group`), over the catalog's tags; and
+/// playlistfind and playlistsearch, over the queue.
 extension ControlSession {
-    static let searchCommands = ["count", "find", "findadd", "list", "search", "searchadd"]
+    static let searchCommands = ["count", "find", "findadd", "list", "playlistfind", "playlistsearch", "search", "searchadd"]
 
     /// The reply to a search command; nil when `name` is not one.
     func searchCommand(_ name: String, _ args: [String]) throws -> String? {
         guard Self.searchCommands.contains(name) else { return nil }
         let known = catalog.snapshot
-        let fold = name.hasPrefix("search")
+        let fold = name.hasPrefix("search") || name == "playlistsearch"
         switch name {
+        case "playlistfind", "playlistsearch":
+            let (filter, used) = try Self.filter(args[...], foldCase: fold)
+            guard used == args.count else { throw MPDProtocol.Ack(code: .argument, message: "Unknown argument: \(args[used].prefix(32))") }
+            let status = player.status
+            let listing = player.listing
+            let found = listing.paths.indices.filter { at in
+                let tags = tags(of: listing.paths[at], position: at, status: status, catalog: known) ?? SongTags()
+                return filter.matches(uri: library.uri(listing.paths[at]), tags: tags, foldCase: fold)
+            }
+            return songs(found, of: listing, status: status)
         case "find", "search", "findadd", "searchadd":
             let (filter, used) = try Self.filter(args[...], foldCase: fold)
             var options = args.dropFirst(used)

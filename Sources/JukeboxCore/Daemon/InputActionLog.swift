@@ -42,7 +42,7 @@ public final class InputActionLog: @unchecked Sendable {
         switch command {
         case .play, .pause, .toggle, .interruptionBegan, .interruptionEnded: return ["pause", "resume", "start"]
         case .stop: return ["stop"]
-        case .next, .previous, .playPosition: return ["start", "seek"]
+        case .next, .previous, .playPosition, .playFrom: return ["start", "seek"]
         case .seek, .skip, .seekFraction, .fastForward(.begin), .rewind(.begin): return ["seek", "start"]
         case .setVolume, .volumeStep: return ["volume"]
         case .setMode, .setOptions, .clearError, .cycleMode, .fastForward(.end), .rewind(.end): return []

@@ -323,6 +323,9 @@ public final class Player: @unchecked Sendable {
         case .playPosition(let position):
             guard playQueue.jump(to: position) != nil else { return }
             start(position: position)
+        case .playFrom(let position, let frame):
+            guard playQueue.jump(to: position) != nil else { return }
+            start(position: position, fromFrame: max(0, frame), paused: state == .paused, exactly: true)
         case .pause:
             resumeWhenOutputReturns = false  // paused on purpose: stay paused when it returns
             if state == .playing || state == .loading { pausePlayback() }

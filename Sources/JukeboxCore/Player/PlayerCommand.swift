@@ -6,6 +6,9 @@ public enum PlayerCommand: Sendable, Equatable {
     case play
     /// Play the queue entry at this position (0-based).
     case playPosition(Int)
+    /// Start the queue entry at `position` at `frame` (MPD's seek to another song); the
+    /// box stays paused if it is.
+    case playFrom(position: Int, frame: Int64)
     case pause
     case toggle
     case stop
@@ -39,6 +42,7 @@ extension PlayerCommand: CustomStringConvertible {
         switch self {
         case .play: return "play"
         case .playPosition(let p): return "play track \(p + 1)"
+        case .playFrom(let p, let frame): return "play track \(p + 1) from frame \(frame)"
         case .pause: return "pause"
         case .toggle: return "play-pause"
         case .stop: return "stop"
