@@ -23,4 +23,20 @@ import Testing
             }
         }
     }
+
+    @Test func tcpStaysOnThisMachineUnlessOpened() throws {
+        let defaults = try parse("").control
+        #expect(defaults.tcpPort == 0 && defaults.tcpAddress == "127.0.0.1" && defaults.password.isEmpty)
+        let open = try parse("[control]\ntcp_port = 6600\ntcp_address = \"0.0.0.0\"\npassword = \"open sesame\"\n").control
+        #expect(open.tcpAddress == "0.0.0.0" && open.password == "open sesame")
+        #expect(try parse("[control]\ntcp_address = \"::1\"\n").control.tcpAddress == "::1")
+        #expect(ControlServer.TCPAddress("127.0.0.1")?.isLoopback == true && ControlServer.TCPAddress("::1")?.isLoopback == true)
+        #expect(ControlServer.TCPAddress("0.0.0.0")?.isLoopback == false && ControlServer.TCPAddress("192.168.1.5")?.isLoopback == false)
+        #expect(throws: ConfigError.self) { try parse("[control]\ntcp_address = \"my-pi.local\"\n") }
+        do {
+            _ = try parse("[control]\nkeyboard = false\ntcp_address = \"all\"\n")
+        } catch let error as ConfigError {
+            #expect(error.line == 3 && error.reason.hasPrefix("tcp_address must be an IP address"))
+        }
+    }
 }

@@ -25,6 +25,7 @@ public struct ConfigChange: Sendable, Equatable {
         if Self.playerSettings(old) != Self.playerSettings(new) { parts.insert(.player) }
         if old.input != new.input { parts.insert(.inputs) }
         if old.control.socketPath != new.control.socketPath || old.control.tcpPort != new.control.tcpPort
+            || old.control.tcpAddress != new.control.tcpAddress || old.control.password != new.control.password
             || old.control.limits != new.control.limits { parts.insert(.control) }
         if old.audio != new.audio { parts.insert(.audio) }
         if old.library.musicDirectory != new.library.musicDirectory || old.library.playlistsDirectory != new.library.playlistsDirectory

@@ -136,9 +136,22 @@ public enum ConfigLoader {
             }
             if let t = try section("control") {
                 let s = "control"
-                try allow(t, s, ["socket", "tcp_port", "keyboard", "connection_timeout", "max_connections", "max_command_list_size"])
+                try allow(t, s, ["socket", "tcp_port", "tcp_address", "password", "keyboard", "connection_timeout", "max_connections",
+                                 "max_command_list_size"])
                 c.control.socketPath = try string(t, s, "socket") ?? c.control.socketPath
                 c.control.tcpPort = try int(t, s, "tcp_port", 0...65535) ?? c.control.tcpPort
+                if let address = try string(t, s, "tcp_address") {
+                    guard ControlServer.TCPAddress(address) != nil else {
+                        throw error(s, "tcp_address", "tcp_address must be an IP address: \"127.0.0.1\" (this machine), \"0.0.0.0\" (every network), \"::\" or one of the machine's own")
+                    }
+                    c.control.tcpAddress = address
+                }
+                if let password = try string(t, s, "password") {
+                    guard !password.contains(where: { $0 == "\n" || $0 == "\r" || $0 == "\0" }) else {
+                        throw error(s, "password", "password must be one line")
+                    }
+                    c.control.password = password
+                }
                 c.control.keyboard = try bool(t, s, "keyboard") ?? c.control.keyboard
                 var l = c.control.limits
                 l.connectionTimeoutSeconds = try int(t, s, "connection_timeout", 1...86_400) ?? l.connectionTimeoutSeconds

@@ -49,8 +49,12 @@ public struct JukeboxConfig: Sendable, Equatable {
 
     public struct Control: Sendable, Equatable {
         public var socketPath = "/run/jukebox/control"
-        /// 0 keeps TCP off; otherwise the port on 127.0.0.1.
+        /// 0 keeps TCP off; otherwise the port on `tcpAddress`.
         public var tcpPort = 0
+        /// The address TCP listens on: this machine only unless the admin opens it.
+        public var tcpAddress = "127.0.0.1"
+        /// Empty: no password. Otherwise TCP clients may only read until they send it.
+        public var password = ""
         public var keyboard = true
         /// connection_timeout, max_connections, max_command_list_size.
         public var limits = ControlServer.Limits()

@@ -66,6 +66,8 @@ public final class ControlServer: @unchecked Sendable {
     private let scope: Scope
     private let catalog: LibraryCatalog
     private let outputs: OutputSwitches
+    /// Empty: none. Otherwise TCP clients may only read until they send it.
+    private let password: String
     private var listeners: [Int32] = []
     /// The Unix socket's listener: its clients are on this machine (MPD's "local" clients).
     private var localListener: Int32 = -1
@@ -99,8 +101,9 @@ public final class ControlServer: @unchecked Sendable {
     static let bytesPerRead = 64 << 10
 
     public init(player: Player, logger: Logger, limits: Limits = Limits(), scope: Scope = Scope(), catalog: LibraryCatalog = LibraryCatalog(),
-                outputs: OutputSwitches = OutputSwitches(devices: ["default"])) {
+                outputs: OutputSwitches = OutputSwitches(devices: ["default"]), password: String = "") {
         self.player = player
+        self.password = password
         self.catalog = catalog
         self.outputs = outputs
         self.scope = scope
@@ -113,9 +116,11 @@ public final class ControlServer: @unchecked Sendable {
     public var onDeath: @Sendable (Errno) -> Void = { _ in }
 
     /// Listens and starts the control thread. On failure nothing is left open.
-    public func start(socketPath: String, tcpPort: Int) throws(StartError) {
+    /// `tcpAddress` is where TCP listens when `tcpPort` is not 0 (this machine only by
+    /// default).
+    public func start(socketPath: String, tcpPort: Int, tcpAddress: String = "127.0.0.1") throws(StartError) {
         do {
-            try listenAndServe(socketPath: socketPath, tcpPort: tcpPort)
+            try listenAndServe(socketPath: socketPath, tcpPort: tcpPort, tcpAddress: tcpAddress)
         } catch {
             for fd in listeners { close(fd) }
             listeners.removeAll()
@@ -126,7 +131,7 @@ public final class ControlServer: @unchecked Sendable {
         }
     }
 
-    private func listenAndServe(socketPath: String, tcpPort: Int) throws(StartError) {
+    private func listenAndServe(socketPath: String, tcpPort: Int, tcpAddress: String) throws(StartError) {
         if !socketPath.isEmpty {
             let fd = try Self.listenUnix(socketPath)
             listeners.append(fd)
@@ -138,8 +143,13 @@ public final class ControlServer: @unchecked Sendable {
             logger.info("control socket: \(socketPath) (try: MPD_HOST=\(socketPath) mpc status)")
         }
         if tcpPort > 0 {
-            listeners.append(try Self.listenTCP(port: tcpPort))
-            logger.info("control: also on 127.0.0.1:\(tcpPort)")
+            listeners.append(try Self.listenTCP(address: tcpAddress, port: tcpPort))
+            let open = !(TCPAddress(tcpAddress)?.isLoopback ?? true)
+            if open, password.isEmpty {
+                logger.warning("control: TCP on \(tcpAddress):\(tcpPort) without a password: anyone on the network can control the box; set [control] password")
+            } else {
+                logger.info("control: also on TCP \(tcpAddress):\(tcpPort)\(password.isEmpty ? "" : ", read-only until a client sends the password")")
+            }
         }
         var fds: [Int32] = [0, 0]
         do {
@@ -333,6 +343,7 @@ public final class ControlServer: @unchecked Sendable {
         }
         warnedFull = false
         let session = ControlSession(player: player, scope: scope, catalog: catalog, outputs: outputs, local: listener == localListener,
+                                     password: password,
                                      maximumCommandListBytes: limits.maximumCommandListBytes, commandsPerCall: Self.linesPerTurn)
         session.announce = { [weak self] in self?.announce($0) }
         let client = ControlConnection(fd: fd, session: session, now: MonotonicClock.now())
@@ -465,12 +476,50 @@ public final class ControlServer: @unchecked Sendable {
         }
     }
 
-    static func listenTCP(port: Int) throws(StartError) -> Int32 {
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian  // 127.0.0.1 only
-        return try listening(AF_INET, &address, describedAs: "127.0.0.1:\(port)")
+    /// An IPv4 or IPv6 address to listen on, as written in the config.
+    public enum TCPAddress: Sendable {
+        case v4(in_addr_t)
+        case v6(in6_addr)
+
+        public init?(_ text: String) {
+            var v4 = in_addr()
+            var v6 = in6_addr()
+            if inet_pton(AF_INET, text, &v4) == 1 {
+                self = .v4(v4.s_addr)
+            } else if inet_pton(AF_INET6, text, &v6) == 1 {
+                self = .v6(v6)
+            } else {
+                return nil
+            }
+        }
+
+        /// Only this machine can connect.
+        public var isLoopback: Bool {
+            switch self {
+            case .v4(let address): UInt32(bigEndian: address) >> 24 == 127
+            case .v6(var address): withUnsafeBytes(of: &address) { $0.dropLast().allSatisfy { $0 == 0 } && $0.last == 1 }
+            }
+        }
+    }
+
+    static func listenTCP(address text: String, port: Int) throws(StartError) -> Int32 {
+        let name = text.contains(":") ? "[\(text)]:\(port)" : "\(text):\(port)"
+        switch TCPAddress(text) {
+        case .v4(let host):
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_port = in_port_t(UInt16(port).bigEndian)
+            address.sin_addr.s_addr = host
+            return try listening(AF_INET, &address, describedAs: name)
+        case .v6(let host):
+            var address = sockaddr_in6()
+            address.sin6_family = sa_family_t(AF_INET6)
+            address.sin6_port = in_port_t(UInt16(port).bigEndian)
+            address.sin6_addr = host
+            return try listening(AF_INET6, &address, describedAs: name)
+        case nil:
+            throw .cannotListen(address: name, Errno(EINVAL))
+        }
     }
 
     /// A non-blocking stream socket bound to `address` and listening.
@@ -483,7 +532,7 @@ public final class ControlServer: @unchecked Sendable {
         }
         makeNonBlocking(fd)
         var yes: Int32 = 1
-        if family == AF_INET { setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size)) }
+        if family != AF_UNIX { setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size)) }
         do {
             try socketAddressCall(&address) { bind(fd, $0, $1) }
             try systemCall { listen(fd, 64) }

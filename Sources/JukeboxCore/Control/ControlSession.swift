@@ -36,6 +36,11 @@ public final class ControlSession {
     /// Connected through the Unix socket, from this machine: only such a client may ask
     /// for `config`, as in MPD.
     let local: Bool
+    /// `[control] password`; empty: none.
+    private let password: String
+    /// Whether this client may change anything: on the Unix socket, with no password set,
+    /// or once it sent the password. Otherwise it may only read (MPD's "read" permission).
+    private var mayChange: Bool
     /// The tags this client asked for (`tagtypes`); all of them at first.
     private var tags = Set(MPDTag.allCases)
     /// The largest binary chunk this client takes (`binarylimit`; MPD's default 8192).
@@ -84,11 +89,14 @@ public final class ControlSession {
     }
 
     public init(player: Player, scope: ControlServer.Scope = .init(), catalog: LibraryCatalog = LibraryCatalog(),
-                outputs: OutputSwitches = OutputSwitches(devices: ["default"]), local: Bool = true, maximumCommandListBytes: Int = ControlServer.Limits().maximumCommandListBytes,
+                outputs: OutputSwitches = OutputSwitches(devices: ["default"]), local: Bool = true, password: String = "",
+                maximumCommandListBytes: Int = ControlServer.Limits().maximumCommandListBytes,
                 commandsPerCall: Int = .max) {
         self.player = player
         self.outputs = outputs
         self.local = local
+        self.password = password
+        mayChange = local || password.isEmpty
         self.catalog = catalog
         library = LibraryPaths(musicDirectory: scope.musicDirectory)
         playlists = StoredPlaylists(folder: scope.playlistsDirectory)
@@ -206,7 +214,24 @@ public final class ControlSession {
         + "plugin: mpg123\nsuffix: mp3\nmime_type: audio/mpeg\n"
         + "plugin: wave\nsuffix: wav\nmime_type: audio/wav\nmime_type: audio/x-wav\n"
 
-    static let commands = (["clearerror", "close", "config", "decoders", "disableoutput", "enableoutput", "notcommands", "outputs",
+    /// What a client without the password may run: everything that only reads (MPD's
+    /// "read" permission).
+    static let readCommands: Set<String> = [
+        "albumart", "binarylimit", "close", "command_list_begin", "command_list_end", "command_list_ok_begin", "commands", "count",
+        "currentsong", "decoders", "find", "idle", "list", "listall", "listallinfo", "listfiles", "listplaylist", "listplaylistinfo",
+        "listplaylists", "lsinfo", "noidle", "notcommands", "outputs", "password", "ping", "playlistfind", "playlistid", "playlistinfo",
+        "playlistsearch", "plchanges", "plchangesposid", "readpicture", "search", "stats", "status", "tagtypes", "urlhandlers",
+    ]
+
+    /// Compares every byte, whatever differs first, so the time taken tells nothing.
+    static func same(_ a: String, _ b: String) -> Bool {
+        let (x, y) = (Array(a.utf8), Array(b.utf8))
+        var differ = x.count ^ y.count
+        for i in 0..<min(x.count, y.count) { differ |= Int(x[i] ^ y[i]) }
+        return differ == 0
+    }
+
+    static let commands = (["clearerror", "close", "config", "password", "decoders", "disableoutput", "enableoutput", "notcommands", "outputs",
                             "toggleoutput", "urlhandlers", "command_list_begin", "command_list_end", "command_list_ok_begin", "commands",
                             "currentsong", "idle", "next", "noidle", "pause", "ping", "play", "playid", "playlistid", "playlistinfo", "plchanges",
                             "plchangesposid", "previous", "random", "repeat", "rescan", "seekcur", "setvol", "single", "status", "stop",
@@ -223,7 +248,14 @@ public final class ControlSession {
                 throw MPDProtocol.Ack(code: .argument, message: "wrong number of arguments for \"\(name)\"")
             }
         }
+        guard mayChange || Self.readCommands.contains(name) || !Self.commands.contains(name) else {
+            throw MPDProtocol.Ack(code: .permission, message: "you don't have permission for \"\(name)\"")
+        }
         switch name {
+        case "password":
+            try arguments(1...1)
+            guard !password.isEmpty, Self.same(args[0], password) else { throw MPDProtocol.Ack(code: .password, message: "incorrect password") }
+            mayChange = true
         case "ping":
             try arguments(0...0)
             return ""
@@ -248,10 +280,14 @@ public final class ControlSession {
         case "decoders":
             try arguments(0...0)
             return Self.decoders
-        case "urlhandlers", "notcommands":
-            // No URLs yet; and every command listed in `commands` is open to every client.
+        case "urlhandlers":
+            // No URLs yet.
             try arguments(0...0)
             return ""
+        case "notcommands":
+            // What this client may not run until it sends the password.
+            try arguments(0...0)
+            return mayChange ? "" : Self.commands.filter { !Self.readCommands.contains($0) }.map { "command: \($0)\n" }.joined()
         case "clearerror":
             try arguments(0...0)
             player.perform(.clearError)
@@ -274,7 +310,7 @@ public final class ControlSession {
             }
             return "updating_db: \(job)\n"
         case "commands", "commandlist":
-            return Self.commands.map { "command: \($0)\n" }.joined()
+            return Self.commands.filter { mayChange || Self.readCommands.contains($0) }.map { "command: \($0)\n" }.joined()
         case "play":
             try arguments(0...1)
             if let arg = args.first {

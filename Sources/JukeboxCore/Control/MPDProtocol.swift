@@ -11,7 +11,7 @@ public enum MPDProtocol {
 
     /// MPD's ACK codes that apply here.
     public enum AckCode: Int, Sendable {
-        case notList = 1, argument = 2, permission = 4, unknown = 5, noExist = 50, playlistMax = 51, system = 52, exist = 56
+        case notList = 1, argument = 2, password = 3, permission = 4, unknown = 5, noExist = 50, playlistMax = 51, system = 52, exist = 56
     }
 
     public struct Ack: Error, Equatable {

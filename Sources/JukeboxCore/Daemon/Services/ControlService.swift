@@ -45,10 +45,11 @@ final class ControlService: Service, @unchecked Sendable {
 
     func start(died: @escaping @Sendable (any Error) -> Void) throws {
         let (control, scope) = settings.withLock { ($0.control, $0.scope) }
-        let server = ControlServer(player: player, logger: logger, limits: control.limits, scope: scope, catalog: catalog, outputs: outputs)
+        let server = ControlServer(player: player, logger: logger, limits: control.limits, scope: scope, catalog: catalog, outputs: outputs,
+                                   password: control.password)
         server.onDeath = { died($0) }
         do {
-            try server.start(socketPath: control.socketPath, tcpPort: control.tcpPort)
+            try server.start(socketPath: control.socketPath, tcpPort: control.tcpPort, tcpAddress: control.tcpAddress)
         } catch {
             if case .alreadyServed = error { throw BoxMustNotRun(error) }
             throw error
