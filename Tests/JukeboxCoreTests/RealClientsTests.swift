@@ -170,4 +170,100 @@ import Testing
         try terminal.keys("q")
         #expect(eventually { !terminal.isRunning }, "\(terminal.screen)")
     }
+
+    /// mpc's commands, in the order a person would use them, against the real daemon
+    /// playing to the paced null sink: every one that MPD's own server answers is
+    /// answered, and what each prints is what MPD's would.
+    @Test func mpcsWholeCommandSet() throws {
+        let music = try Fixtures.shared.scratchFolder("mpc-all")
+        try? FileManager.default.removeItem(atPath: music)
+        for (file, artist, title, album) in [("Abba/1.flac", "ABBA", "One", "Gold"), ("Abba/2.flac", "ABBA", "Two", "Gold"),
+                                             ("Bach/air.flac", "Bach", "Air", "Suites")] {
+            try FileManager.default.createDirectory(atPath: "\(music)/\(file)".replacingOccurrences(of: "/[^/]*$", with: "", options: .regularExpression),
+                                                    withIntermediateDirectories: true)
+            try Tools.run("sox", ["-n", "-r", "8000", "-c", "1", "-b", "16", "\(music)/\(file)", "synth", "60", "sine", "440"])
+            try Tools.run("metaflac", ["--set-tag=ARTIST=\(artist)", "--set-tag=TITLE=\(title)", "--set-tag=ALBUM=\(album)", "\(music)/\(file)"])
+        }
+        let playlists = music + "-playlists"
+        try? FileManager.default.removeItem(atPath: playlists)
+        let config = Fixtures.shared.path("mpc-all.toml")
+        try "[playback]\nautoplay = false\n[library]\nplaylists_dir = \"\(playlists)\"\n[control]\nkeyboard = false\n"
+            .write(toFile: config, atomically: true, encoding: .utf8)
+        let daemon = try RunningDaemon(name: "mpc-all", config: config, musicDirectory: music, device: NullOutput.deviceName)
+        #expect(daemon.wait(seconds: 30) { daemon.ctl(["stats"])?.contains("songs: 3\n") ?? false }, "\(daemon.log)")
+        func mpc(_ args: String...) -> String {
+            let run = try? Tools.run("mpc", ["--host", daemon.socket, "-f", "%file%"] + args, check: false)
+            return (run?.text ?? "") + (run?.stderr ?? "")
+        }
+        func lines(_ args: String...) -> [String] {
+            let run = try? Tools.run("mpc", ["--host", daemon.socket, "-f", "%file%"] + args, check: false)
+            return (run?.text ?? "").split(separator: "\n").map(String.init)
+        }
+        // Browsing and searching.
+        #expect(lines("ls") == ["Abba", "Bach"])
+        #expect(lines("ls", "Abba") == ["Abba/1.flac", "Abba/2.flac"])
+        #expect(lines("listall") == ["Abba/1.flac", "Abba/2.flac", "Bach/air.flac"])
+        #expect(lines("search", "title", "o") == ["Abba/1.flac", "Abba/2.flac"])
+        #expect(lines("find", "artist", "Bach") == ["Bach/air.flac"])
+        #expect(lines("list", "artist") == ["ABBA", "Bach"])
+        #expect(lines("list", "album", "artist", "ABBA") == ["Gold"])
+        #expect(mpc("stats").contains("Songs:        3"))
+        // Queueing.
+        _ = mpc("clear")
+        _ = mpc("add", "Bach")
+        _ = mpc("findadd", "artist", "ABBA")
+        #expect(lines("playlist") == ["Bach/air.flac", "Abba/1.flac", "Abba/2.flac"])
+        _ = mpc("move", "1", "3")
+        _ = mpc("del", "1")
+        #expect(lines("playlist") == ["Abba/2.flac", "Bach/air.flac"])
+        // Nothing is current once the entry that was is deleted: mpc inserts at the top.
+        _ = mpc("insert", "Abba/1.flac")
+        #expect(lines("playlist") == ["Abba/1.flac", "Abba/2.flac", "Bach/air.flac"])
+        // Playing.
+        #expect(mpc("play", "2").contains("[playing] #2/3"))
+        #expect(lines("current") == ["Abba/2.flac"])
+        #expect(lines("queued") == ["Bach/air.flac"])
+        #expect(mpc("next").contains("#3/3"))
+        #expect(mpc("prev").contains("#2/3"))
+        #expect(mpc("pause").contains("[paused]"))
+        #expect(mpc("toggle").contains("[playing]"))
+        #expect(mpc("seek", "50%").contains("0:30/1:00"))
+        #expect(mpc("seek", "+5").contains("0:35/1:00"))
+        #expect(mpc("volume", "30").contains("volume: 30%"))
+        #expect(mpc("volume", "+5").contains("volume: 35%"))
+        #expect(mpc("single", "once").contains("single: once"))
+        #expect(mpc("repeat", "on").contains("repeat: on"))
+        #expect(mpc("random", "on").contains("random: on"))
+        #expect(mpc("random", "off").contains("repeat: on    random: off   single: once"))
+        #expect(mpc("consume", "on").contains("consume: on"))
+        _ = mpc("consume", "off")
+        #expect(mpc("searchplay", "Air").contains("#3/3"))
+        #expect(mpc("crop").isEmpty && lines("playlist") == ["Bach/air.flac"])
+        // Stored playlists.
+        _ = mpc("add", "Abba")
+        _ = mpc("save", "mix")
+        #expect(lines("lsplaylists") == ["mix"])
+        #expect(lines("playlist", "mix") == ["Bach/air.flac", "Abba/1.flac", "Abba/2.flac"])
+        _ = mpc("clear")
+        #expect(mpc("load", "mix").contains("loading: mix"))
+        #expect(lines("playlist").count == 3)
+        _ = mpc("rm", "mix")
+        #expect(lines("lsplaylists").isEmpty)
+        // Outputs, the database, pictures, the rest.
+        #expect(mpc("outputs") == "Output 1 (null-sink) is enabled\n")
+        #expect(mpc("disable", "1") == "Output 1 (null-sink) is disabled\n")
+        #expect(mpc("enable", "1") == "Output 1 (null-sink) is enabled\n")
+        // (Three tracks scan faster than mpc asks for the status that would show the job.)
+        #expect(!mpc("update").contains("error"))
+        #expect(!mpc("rescan").contains("error"))
+        #expect(mpc("version") == "mpd version: 0.23.0\n")
+        #expect(!mpc("clearerror").contains("error"))
+        #expect(mpc("stop").contains("volume: 35%"))
+        // What MPD has and this box does not: a plain error, and the connection goes on.
+        #expect(mpc("prio", "5", "1").contains("priorities are not supported"))
+        #expect(mpc("replaygain").contains("unknown command"))
+        #expect(mpc("status").contains("volume: 35%"))
+        daemon.send(SIGTERM)
+        #expect(daemon.waitForExit(seconds: 10))
+    }
 }
