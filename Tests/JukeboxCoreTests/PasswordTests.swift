@@ -21,6 +21,7 @@ import Testing
         player.setTracks(["/m/a.flac", "/m/b.flac"])
         let s = ControlSession(player: player, local: false, password: "open sesame")
         #expect(say(s, "status").hasSuffix("OK\n"))
+        #expect(say(s, "getvol") == "volume: 60\nOK\n")
         #expect(say(s, "playlistinfo").hasPrefix("file: /m/a.flac"))
         #expect(say(s, "play") == "ACK [4@0] {play} you don't have permission for \"play\"\n")
         #expect(say(s, "setvol 10") == "ACK [4@0] {setvol} you don't have permission for \"setvol\"\n")

@@ -218,7 +218,7 @@ public final class ControlSession {
     /// "read" permission).
     static let readCommands: Set<String> = [
         "albumart", "binarylimit", "close", "command_list_begin", "command_list_end", "command_list_ok_begin", "commands", "count",
-        "currentsong", "decoders", "find", "idle", "list", "listall", "listallinfo", "listfiles", "listplaylist", "listplaylistinfo",
+        "currentsong", "decoders", "find", "getvol", "idle", "list", "listall", "listallinfo", "listfiles", "listplaylist", "listplaylistinfo",
         "listplaylists", "lsinfo", "noidle", "notcommands", "outputs", "password", "ping", "playlistfind", "playlistid", "playlistinfo",
         "playlistsearch", "plchanges", "plchangesposid", "readpicture", "search", "stats", "status", "tagtypes", "urlhandlers",
     ]
@@ -233,7 +233,7 @@ public final class ControlSession {
 
     static let commands = (["clearerror", "close", "config", "password", "decoders", "disableoutput", "enableoutput", "notcommands", "outputs",
                             "toggleoutput", "urlhandlers", "command_list_begin", "command_list_end", "command_list_ok_begin", "commands",
-                            "currentsong", "idle", "next", "noidle", "pause", "ping", "play", "playid", "playlistid", "playlistinfo", "plchanges",
+                            "currentsong", "getvol", "idle", "next", "noidle", "pause", "ping", "play", "playid", "playlistid", "playlistinfo", "plchanges",
                             "plchangesposid", "previous", "random", "repeat", "rescan", "seekcur", "setvol", "single", "status", "stop",
                             "tagtypes", "update", "volume"] + queueCommands + databaseCommands + searchCommands + pictureCommands + playlistCommands).sorted()
 
@@ -353,6 +353,9 @@ public final class ControlSession {
                 throw MPDProtocol.Ack(code: .argument, message: "Number expected: \(arg)")
             }
             player.perform(arg.hasPrefix("+") || arg.hasPrefix("-") ? .skip(seconds: seconds) : .seek(seconds: seconds))
+        case "getvol":
+            try arguments(0...0)
+            return "volume: \(player.status.volume)\n"
         case "setvol":
             try arguments(1...1)
             let v = try Self.integer(args[0], name)
