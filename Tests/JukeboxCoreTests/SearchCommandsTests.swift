@@ -79,3 +79,28 @@ import Testing
         #expect(player.listing.paths.first == "/m/Bach/01.flac")
     }
 }
+
+/// `search`'s case folding without copies, and numbers written without strings.
+@Suite struct CaseFoldTests {
+    @Test func asciiAndOtherTextFoldAlike() {
+        #expect(CaseFold.equal("Dancing QUEEN", "dancing queen"))
+        #expect(!CaseFold.equal("Dancing Queen!", "dancing queen"))
+        #expect(CaseFold.contains("Dancing Queen", "queen") && CaseFold.contains("Dancing Queen", ""))
+        #expect(!CaseFold.contains("Queen", "queens") && !CaseFold.contains("Dancing", "x"))
+        #expect(CaseFold.contains("aaab", "aab"))
+        #expect(CaseFold.hasPrefix("ABBA Gold", "abba") && !CaseFold.hasPrefix("Gold", "abba"))
+        // Past ASCII: lowercased first, as before.
+        #expect(CaseFold.equal("ÄRZTE", "ärzte") && CaseFold.contains("Die Ärzte", "ärzte"))
+        #expect(CaseFold.contains("王菲 Faye", "faye") && CaseFold.hasPrefix("Ωmega", "ωm"))
+        // Bytes that are not letters are not folded.
+        #expect(!CaseFold.equal("[", "{") && !CaseFold.equal("@", "`"))
+    }
+
+    @Test func decimalsAreWrittenAsText() {
+        for n in [0, 7, 10, 999, 1000, 123_456_789, -42, Int.max, Int.min] {
+            var out: [UInt8] = []
+            ControlSession.appendDecimal(n, to: &out)
+            #expect(String(decoding: out, as: UTF8.self) == String(n))
+        }
+    }
+}

@@ -42,7 +42,11 @@ public final class ControlSession {
     /// or once it sent the password. Otherwise it may only read (MPD's "read" permission).
     private var mayChange: Bool
     /// The tags this client asked for (`tagtypes`); all of them at first.
-    private var tags = Set(MPDTag.allCases)
+    private var tags = Set(MPDTag.allCases) {
+        didSet { listedTags = MPDTag.allCases.filter(tags.contains) }
+    }
+    /// The same, in the order songs list them (looked up once, not for every song).
+    private var listedTags = MPDTag.allCases
     /// The largest binary chunk this client takes (`binarylimit`; MPD's default 8192).
     var binaryLimit = 8192
     /// The picture being fetched in chunks.
@@ -151,7 +155,9 @@ public final class ControlSession {
         default: break
         }
         do {
-            return .reply(try execute(line) + "OK\n")
+            var reply = try execute(line)
+            reply += "OK\n"  // in place: a listing can be megabytes
+            return .reply(reply)
         } catch let ack as MPDProtocol.Ack {
             return .reply(Self.ack(ack, index: 0, command: Self.commandName(line)))
         } catch {
@@ -502,25 +508,89 @@ public final class ControlSession {
     /// and tags where known, its length, position and id. Only the tags this client asked
     /// for (`tagtypes`) are listed.
     func song(path: String, spot: QueueSpot?, tags known: SongTags?) -> String {
-        var out = "file: \(MPDProtocol.value(library.uri(path)))\n"
-        if let known {
-            if let format = known.format { out += "Format: \(format)\n" }
-            for tag in MPDTag.allCases where tags.contains(tag) {
-                if let value = tag.value(in: known) { out += "\(tag.rawValue): \(MPDProtocol.value(value))\n" }
-            }
-            if known.seconds > 0 { out += "Time: \(Int(known.seconds.rounded()))\nduration: \(Self.format3(known.seconds))\n" }
+        var out: [UInt8] = []
+        appendSong(to: &out, path: path, spot: spot, tags: known)
+        return Self.text(out)
+    }
+
+    /// `song`, appended to `out` as bytes: a listing of thousands is one growing buffer,
+    /// which costs half what growing a string does.
+    func appendSong(to out: inout [UInt8], path: String, spot: QueueSpot?, tags known: SongTags?) {
+        func line(_ key: StaticString, _ value: String) {
+            out.append(contentsOf: UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount))
+            out.append(contentsOf: MPDProtocol.value(value).utf8)
+            out.append(0x0a)
         }
-        guard let spot else { return out }
-        return out + "Pos: \(spot.position)\nId: \(spot.id)\n"
+        func line(_ key: StaticString, _ number: Int) {
+            out.append(contentsOf: UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount))
+            Self.appendDecimal(number, to: &out)
+            out.append(0x0a)
+        }
+        line("file: ", library.uri(path))
+        if let known {
+            if let format = known.format { line("Format: ", format) }
+            for tag in listedTags {
+                guard let value = tag.value(in: known) else { continue }
+                out.append(contentsOf: tag.rawValue.utf8)
+                out.append(contentsOf: [0x3a, 0x20])
+                out.append(contentsOf: MPDProtocol.value(value).utf8)
+                out.append(0x0a)
+            }
+            if known.seconds > 0 {
+                line("Time: ", Int(known.seconds.rounded()))
+                let ms = Int((known.seconds * 1000).rounded())
+                out.append(contentsOf: "duration: ".utf8)
+                Self.appendDecimal(ms / 1000, to: &out)
+                out.append(0x2e)
+                let fraction = ms % 1000
+                if fraction < 100 { out.append(0x30) }
+                if fraction < 10 { out.append(0x30) }
+                Self.appendDecimal(fraction, to: &out)
+                out.append(0x0a)
+            }
+        }
+        if let spot {
+            line("Pos: ", spot.position)
+            line("Id: ", spot.id)
+        }
+    }
+
+    /// `n` in decimal, without making a string for it.
+    static func appendDecimal(_ n: Int, to out: inout [UInt8]) {
+        if n < 0 { out.append(0x2d) }
+        var magnitude = n.magnitude
+        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
+                     UInt8, UInt8, UInt8, UInt8) = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            var at = buffer.count
+            repeat {
+                at -= 1
+                buffer[at] = 0x30 + UInt8(magnitude % 10)
+                magnitude /= 10
+            } while magnitude > 0
+            out.append(contentsOf: buffer[at...])
+        }
+    }
+
+    /// A reply made as bytes, as text, with room for the `OK` that follows it (so a
+    /// listing of megabytes is not copied once more for three bytes).
+    static func text(_ bytes: [UInt8]) -> String {
+        String(unsafeUninitializedCapacity: bytes.count + 16) { buffer in
+            _ = buffer.initialize(fromContentsOf: bytes)
+            return bytes.count
+        }
     }
 
     /// Queue entries at `positions`, with their tags.
     func songs(_ positions: some Sequence<Int>, of listing: QueueListing, status s: PlayerStatus) -> String {
         let known = catalog.snapshot
-        return positions.map { i in
-            song(path: listing.paths[i], spot: QueueSpot(position: i, id: listing.ids[i]),
-                 tags: tags(of: listing.paths[i], position: i, status: s, catalog: known))
-        }.joined()
+        var out: [UInt8] = []
+        out.reserveCapacity(listing.paths.count * 160)
+        for i in positions {
+            appendSong(to: &out, path: listing.paths[i], spot: QueueSpot(position: i, id: listing.ids[i]),
+                       tags: tags(of: listing.paths[i], position: i, status: s, catalog: known))
+        }
+        return Self.text(out)
     }
 
     /// A queue entry's tags: for the one playing, what its decoder found (the freshest);

@@ -50,7 +50,10 @@ public enum MPDProtocol {
     /// line and let the rest pose as protocol (`OK`, a fake tag). As MPD does for tag
     /// values, control characters (C0, DEL) become spaces.
     public static func value(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: isControl) else { return text }
+        // Control characters are ASCII: looked for in the UTF-8 bytes, which is quick.
+        let clean = text.utf8.withContiguousStorageIfAvailable { bytes in !bytes.contains { $0 < 0x20 || $0 == 0x7F } }
+            ?? !text.utf8.contains { $0 < 0x20 || $0 == 0x7F }
+        guard !clean else { return text }
         var out = String.UnicodeScalarView()
         for scalar in text.unicodeScalars { out.append(isControl(scalar) ? " " : scalar) }
         return String(out)

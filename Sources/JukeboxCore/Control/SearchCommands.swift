@@ -15,9 +15,9 @@ extension ControlSession {
             guard used == args.count else { throw MPDProtocol.Ack(code: .argument, message: "Unknown argument: \(args[used].prefix(32))") }
             let status = player.status
             let listing = player.listing
+            let test = filter.test(foldCase: fold)
             let found = listing.paths.indices.filter { at in
-                let tags = tags(of: listing.paths[at], position: at, status: status, catalog: known) ?? SongTags()
-                return filter.matches(uri: library.uri(listing.paths[at]), tags: tags, foldCase: fold)
+                test(tags(of: listing.paths[at], position: at, status: status, catalog: known) ?? SongTags(), { library.uri(listing.paths[at]) })
             }
             return songs(found, of: listing, status: status)
         case "find", "search", "findadd", "searchadd":
@@ -43,7 +43,8 @@ extension ControlSession {
                 }
                 options = options.dropFirst(2)
             }
-            var found = known.tracks.filter { filter.matches(uri: library.uri($0.path), tags: $0.tags, foldCase: fold) }
+            let test = filter.test(foldCase: fold)
+            var found = known.tracks.filter { track in test(track.tags, { library.uri(track.path) }) }
             if let sortTag {
                 found.sort {
                     let (a, b) = (sortTag.value(in: $0.tags) ?? "", sortTag.value(in: $1.tags) ?? "")
@@ -58,7 +59,9 @@ extension ControlSession {
                 }
                 return ""
             }
-            return found.map { song(path: $0.path, spot: nil, tags: $0.tags) }.joined()
+            var out: [UInt8] = []
+            for track in found { appendSong(to: &out, path: track.path, spot: nil, tags: track.tags) }
+            return Self.text(out)
         case "count":
             var rest = args[...]
             var filter: SongFilter?
@@ -69,7 +72,8 @@ extension ControlSession {
             }
             let groups = try Self.groups(rest)
             guard groups.count <= 1 else { throw MPDProtocol.Ack(code: .argument, message: "Too many group tags") }
-            let found = known.tracks.filter { filter?.matches(uri: library.uri($0.path), tags: $0.tags, foldCase: false) ?? true }
+            let test = filter?.test(foldCase: false)
+            let found = test.map { test in known.tracks.filter { track in test(track.tags, { library.uri(track.path) }) } } ?? known.tracks
             func totals(_ tracks: some Sequence<LibraryTrack>) -> String {
                 var songs = 0, seconds = 0.0
                 for track in tracks { songs += 1; seconds += track.tags.seconds }
@@ -103,14 +107,22 @@ extension ControlSession {
                 rest = rest.dropFirst(used)
             }
             let groups = try Self.groups(rest)
-            let found = known.tracks.filter { filter?.matches(uri: library.uri($0.path), tags: $0.tags, foldCase: false) ?? true }
+            let test = filter?.test(foldCase: false)
+            let found = test.map { test in known.tracks.filter { track in test(track.tags, { library.uri(track.path) }) } } ?? known.tracks
             guard let wanted else { return found.map { "file: \(MPDProtocol.value(library.uri($0.path)))\n" }.joined() }
             // Each distinct combination of the group values and the value, sorted, each
-            // group line written when it changes (as MPD does).
+            // group line written when it changes (as MPD does). Without groups, the values
+            // alone: no array for each of 10,000 tracks.
             var rows = Set<[String]>()
-            for track in found {
-                guard let value = wanted.value(in: track.tags) else { continue }
-                rows.insert(groups.map { $0.value(in: track.tags) ?? "" } + [value])
+            if groups.isEmpty {
+                var values = Set<String>()
+                for track in found { if let value = wanted.value(in: track.tags) { values.insert(value) } }
+                rows = Set(values.map { [$0] })
+            } else {
+                for track in found {
+                    guard let value = wanted.value(in: track.tags) else { continue }
+                    rows.insert(groups.map { $0.value(in: track.tags) ?? "" } + [value])
+                }
             }
             let sorted = rows.sorted { a, b in
                 for (x, y) in zip(a, b) where x != y { return NaturalOrder.less(x, y) }
@@ -131,7 +143,8 @@ extension ControlSession {
 
     private static func filter(_ args: ArraySlice<String>, foldCase: Bool) throws -> (SongFilter, used: Int) {
         do {
-            return try SongFilter.parse(args, oldStyleContains: foldCase)
+            let (filter, used) = try SongFilter.parse(args, oldStyleContains: foldCase)
+            return (foldCase ? filter.foldingCase() : filter, used)
         } catch {
             throw MPDProtocol.Ack(code: .argument, message: error.message)
         }

@@ -13,8 +13,10 @@ public struct LibraryPaths: Sendable, Equatable {
     /// `path` as a client sees it: relative when inside the music folder, else unchanged
     /// (a playlist may name a file elsewhere; MPD shows those absolute too).
     public func uri(_ path: String) -> String {
-        guard !root.isEmpty, path.hasPrefix(root), path.count > root.count else { return path }
-        return String(path.dropFirst(root.count))
+        // In UTF-8 bytes: counting characters made this a third of a 10,000-entry listing.
+        let (bytes, rootBytes) = (path.utf8, root.utf8)
+        guard !root.isEmpty, bytes.count > rootBytes.count, path.hasPrefix(root) else { return path }
+        return String(Substring(bytes.dropFirst(rootBytes.count)))
     }
 
     /// A name a client sent, as the absolute path it stands for. Only names inside the
