@@ -80,6 +80,8 @@ public final class Player: @unchecked Sendable {
     private var cuedFrame: Int64 = 0
     /// The track the engine will continue with, not yet decoded into.
     private var pendingNext: (token: Int, position: Int)?
+    /// The engine holds a track to continue with (the last `setNext` named one).
+    private var engineHasNext = false
     /// Tracks the decode thread has moved into but the listener has not reached yet.
     private var decodedAhead: [(token: Int, position: Int)] = []
     private var wasPlayingBeforeInterruption = false
@@ -463,7 +465,7 @@ public final class Player: @unchecked Sendable {
         // end starts the remembered place instead.
         guard let position, position < tracks.count, places.place(enteringAt: tracks[position], from: currentPath) == nil else {
             pendingNext = nil
-            engine.setNext(nil)
+            tellEngineNext(nil)
             return
         }
         if pendingNext?.position == position { return }
@@ -471,7 +473,15 @@ public final class Player: @unchecked Sendable {
         nextToken += 1
         tokens[token] = position
         pendingNext = (token, position)
-        engine.setNext(TrackRef(token: token, path: tracks[position]))
+        tellEngineNext(TrackRef(token: token, path: tracks[position]))
+    }
+
+    /// Tells the engine what follows, unless it is "nothing" again: each telling wakes the
+    /// audio threads, and a stopped box changing its options must not.
+    private func tellEngineNext(_ track: TrackRef?) {
+        guard track != nil || engineHasNext else { return }
+        engineHasNext = track != nil
+        engine.setNext(track)
     }
 
     private func startScanning(_ step: Double) {
@@ -653,7 +663,7 @@ public final class Player: @unchecked Sendable {
         // The track named next is named again (or another) once the list is in place.
         if pendingNext != nil {
             pendingNext = nil
-            engine.setNext(nil)
+            tellEngineNext(nil)
         }
         decodedAhead = ahead.compactMap { token, position in position.map { (token, $0) } }
         if let current = playQueue.current, currentToken != nil {
