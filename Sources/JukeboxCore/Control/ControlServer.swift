@@ -83,7 +83,12 @@ public final class ControlServer: @unchecked Sendable {
         var closed = false
         /// The player's last status and when it came, to tell what a new one changed.
         var lastStatus: (status: PlayerStatus, at: UInt64)?
+        /// The control thread, once it runs: a change made on it is told to idle clients
+        /// at once, not at the next turn of the loop.
+        var controlThread: pthread_t?
     }
+    /// The connected clients. Confined to the control thread.
+    private var clients: [Int32: ControlConnection] = [:]
     private let mail = ConditionLocked(Mail())
     private var observer: Int?
     private var catalogObserver: Int?
@@ -167,7 +172,7 @@ public final class ControlServer: @unchecked Sendable {
         // Changes are told from the state the clients can see now.
         let now = player.status
         mail.withLock { $0.lastStatus = (now, MonotonicClock.now()) }
-        observer = player.observe { [weak self] event in
+        observer = player.observe(leading: true) { [weak self] event in
             guard case .statusChanged(let status) = event else { return }
             self?.playerChanged(status)
         }
@@ -198,15 +203,28 @@ public final class ControlServer: @unchecked Sendable {
         post { $0.changes.formUnion(subsystems) }
     }
 
-    /// On the player's queue: what this status changed, for idle clients.
+    /// On the player's queue: what this status changed, for idle clients. A change a
+    /// client made (the player's queue then runs on the control thread) is answered
+    /// there and then, before the player's other observers wake their threads.
     private func playerChanged(_ status: PlayerStatus) {
         let now = MonotonicClock.now()
-        let changes = mail.withLock { mail -> Set<IdleSubsystem> in
+        let (changes, onControlThread) = mail.withLock { mail -> (Set<IdleSubsystem>, Bool) in
             let last = mail.lastStatus
             mail.lastStatus = (status, now)
-            return IdleSubsystem.changes(from: last?.status, to: status, seconds: last.map { Double(now - $0.at) / 1e9 } ?? 0)
+            let changes = IdleSubsystem.changes(from: last?.status, to: status, seconds: last.map { Double(now - $0.at) / 1e9 } ?? 0)
+            return (changes, mail.controlThread.map { pthread_equal($0, pthread_self()) != 0 } ?? false)
         }
-        announce(changes)
+        if onControlThread { tellIdleClients(changes) } else { announce(changes) }
+    }
+
+    /// Answers the clients waiting in idle for `changes`. On the control thread only.
+    private func tellIdleClients(_ changes: Set<IdleSubsystem>) {
+        guard !changes.isEmpty else { return }
+        for client in clients.values {
+            guard let answer = client.session.changed(changes) else { continue }
+            client.reply(answer)
+            send(client)
+        }
     }
 
     /// Leaves the loop a message and wakes it: one byte down the wake pipe (a full pipe
@@ -233,9 +251,12 @@ public final class ControlServer: @unchecked Sendable {
     // MARK: The loop
 
     private func serve() {
-        var clients: [Int32: ControlConnection] = [:]
+        mail.withLock { $0.controlThread = pthread_self() }
         var buffer = [UInt8](repeating: 0, count: Self.bytesPerRead)
-        defer { for client in clients.values { close(client.fd) } }
+        defer {
+            for client in clients.values { close(client.fd) }
+            clients.removeAll()
+        }
         while true {
             var fds = [pollfd(fd: wake.read, events: Int16(POLLIN), revents: 0)]
             fds += listeners.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
@@ -272,15 +293,11 @@ public final class ControlServer: @unchecked Sendable {
                     logger.debug("control: stopping")
                     return
                 }
-                if !changes.isEmpty {
-                    for client in clients.values {
-                        if let answer = client.session.changed(changes) { client.reply(answer) }
-                    }
-                }
+                tellIdleClients(changes)
             }
             for entry in fds.dropFirst() {
                 if listeners.contains(entry.fd) {
-                    if entry.revents != 0 { accept(on: entry.fd, into: &clients) }
+                    if entry.revents != 0 { accept(on: entry.fd) }
                     continue
                 }
                 guard let client = clients[entry.fd] else { continue }
@@ -292,7 +309,7 @@ public final class ControlServer: @unchecked Sendable {
                     clients[client.fd] = nil
                 }
             }
-            closeIdle(&clients)
+            closeIdle()
         }
     }
 
@@ -305,7 +322,7 @@ public final class ControlServer: @unchecked Sendable {
         return Int32(min((deadline - now) / 1_000_000 + 1, 60_000))
     }
 
-    private func closeIdle(_ clients: inout [Int32: ControlConnection]) {
+    private func closeIdle() {
         let now = MonotonicClock.now()
         let limit = UInt64(limits.connectionTimeoutSeconds) * 1_000_000_000
         for client in clients.values where !client.session.isIdle && now >= client.lastActivity + limit {
@@ -315,7 +332,7 @@ public final class ControlServer: @unchecked Sendable {
         }
     }
 
-    private func accept(on listener: Int32, into clients: inout [Int32: ControlConnection]) {
+    private func accept(on listener: Int32) {
         let fd: Int32
         do {
             fd = try systemCall { Glibc.accept(listener, nil, nil) }

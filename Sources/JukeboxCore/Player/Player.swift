@@ -92,6 +92,8 @@ public final class Player: @unchecked Sendable {
     private var scanTimer: DispatchSourceTimer?
     private var consecutiveFailures = 0
     private var observers: [Int: @Sendable (PlayerEvent) -> Void] = [:]
+    /// Told before the others: the control server, whose idle clients wait on a change.
+    private var leadingObservers: Set<Int> = []
     private var nextObserver = 0
     private var ticker: DispatchSourceTimer?
     /// Set by `close`: no timer starts again.
@@ -298,16 +300,24 @@ public final class Player: @unchecked Sendable {
         }
     }
 
+    /// `handler` hears every event, on the player's queue (the thread of whoever made the
+    /// change). `leading` handlers hear it before the others, which may wake threads.
     @discardableResult
-    public func observe(_ handler: @escaping @Sendable (PlayerEvent) -> Void) -> Int {
+    public func observe(leading: Bool = false, _ handler: @escaping @Sendable (PlayerEvent) -> Void) -> Int {
         queue.sync {
             nextObserver += 1
             observers[nextObserver] = handler
+            if leading { leadingObservers.insert(nextObserver) }
             return nextObserver
         }
     }
 
-    public func removeObserver(_ id: Int) { queue.async { self.observers[id] = nil } }
+    public func removeObserver(_ id: Int) {
+        queue.async {
+            self.observers[id] = nil
+            self.leadingObservers.remove(id)
+        }
+    }
 
     // MARK: Commands
 
@@ -777,7 +787,8 @@ public final class Player: @unchecked Sendable {
     private func notify() { emit(.statusChanged(makeStatus())) }
 
     private func emit(_ event: PlayerEvent) {
-        for observer in observers.values { observer(event) }
+        for id in leadingObservers { observers[id]?(event) }
+        for (id, observer) in observers where !leadingObservers.contains(id) { observer(event) }
     }
 
     /// While playing, observers also hear about progress once a second.
