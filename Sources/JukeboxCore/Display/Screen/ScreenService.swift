@@ -30,6 +30,9 @@ public final class ScreenService: Service, @unchecked Sendable {
         var lookup: Lookup?
         var changed = true
         var stop = false
+        /// A display is open. Without one the thread sleeps until it tries to open one
+        /// again, and a change is picked up then: waking it for each would be for nothing.
+        var drawing = false
     }
 
     private struct Lookup {
@@ -64,7 +67,7 @@ public final class ScreenService: Service, @unchecked Sendable {
             inbox.input.status = status
             inbox.input.statusAt = now
             inbox.changed = true
-            inbox.broadcast()
+            if inbox.drawing { inbox.broadcast() }
         }
     }
 
@@ -74,7 +77,7 @@ public final class ScreenService: Service, @unchecked Sendable {
             inbox.notices[kind] = text
             inbox.input.notices = inbox.notices.sorted { $0.key < $1.key }.map(\.value)
             inbox.changed = true
-            inbox.broadcast()
+            if inbox.drawing { inbox.broadcast() }
         }
     }
 
@@ -149,7 +152,8 @@ public final class ScreenService: Service, @unchecked Sendable {
             }
             // The input is copied only when it changed: most wakes are the fill's.
             var lookup: Lookup?
-            let stop = shared.withLock { inbox in
+            let stop = shared.withLock { [drawing = display != nil] inbox in
+                inbox.drawing = drawing
                 if inbox.changed {
                     input = inbox.input
                     lookup = inbox.lookup
