@@ -30,8 +30,8 @@ public indirect enum SongFilter {
 
     // MARK: Matching
 
-    /// The same filter with its values lowercased, for `search` (`matches` with
-    /// `foldCase` takes them so, instead of lowercasing them for every song).
+    /// The same filter with its values lowercased, for `search` (`test(foldCase: true)`
+    /// takes them so, instead of lowercasing them for every song).
     public func foldingCase() -> SongFilter {
         switch self {
         case .not(let inner): .not(inner.foldingCase())
@@ -76,9 +76,6 @@ public indirect enum SongFilter {
             }
         }
     }
-
-    /// Whether the song at `uri` with `tags` is meant (one song; `test` for many).
-    public func matches(uri: String, tags: SongTags, foldCase: Bool) -> Bool { test(foldCase: foldCase)(tags, { uri }) }
 
     /// The comparison as a test of one value (nil: the song lacks the tag). `value` is
     /// lowercased already when `foldCase`. A missing tag equals the empty string, as in
