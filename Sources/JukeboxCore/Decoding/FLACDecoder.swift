@@ -8,7 +8,7 @@ import CFlac
 /// Seeking uses `FLAC__stream_decoder_seek_absolute`, which works with or without a seek
 /// table (it bisects the file otherwise) and delivers from exactly the target sample.
 ///
-/// libFLAC reads through our callbacks over the one checked `FileReader`, so every byte it
+/// libFLAC reads through our callbacks over the one `MediaSource`, so every byte it
 /// reads is counted: no file can hold the decode thread for more than a bounded amount of
 /// reading without producing audio (a FLAC padded with gigabytes of zeros, say), and the
 /// engine's interruption check is asked before each read.
@@ -20,10 +20,12 @@ final class FLACDecoder: AudioDecoder {
     private(set) var position: Int64 = 0
     private(set) var warnings = DecodeWarnings()
 
-    var interruption: DecodeInterruption?
+    var interruption: DecodeInterruption? {
+        didSet { file.interruption = interruption }
+    }
 
     private let decoder: UnsafeMutablePointer<FLAC__StreamDecoder>
-    private let file: FileReader
+    private let file: any MediaSource
     /// The byte libFLAC reads next through our callbacks.
     fileprivate var offset: Int64 = 0
     /// Bytes read since the last decoded block (or since the start of the current phase).
@@ -59,7 +61,7 @@ final class FLACDecoder: AudioDecoder {
     /// A block whose shape does not match STREAMINFO; reported instead of decoded.
     private var fatal: MediaError?
 
-    init(reader: FileReader) throws {
+    init(reader: any MediaSource) throws {
         file = reader
         let path = reader.path
         guard let decoder = FLAC__stream_decoder_new() else {
@@ -251,6 +253,9 @@ final class FLACDecoder: AudioDecoder {
             offset += Int64(got)
             bytesWithoutAudio += Int64(got)
             return got
+        } catch is DecodeInterrupted {
+            interrupted = true
+            return nil
         } catch {
             readFailure = error as? MediaError ?? .unreadable(path, "\(error)")
             return nil

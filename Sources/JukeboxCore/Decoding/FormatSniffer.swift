@@ -4,7 +4,7 @@ enum FormatSniffer {
     /// How far past a leading ID3v2 tag we look for the first MPEG frame.
     static let mpegSearchWindow = 64 * 1024
 
-    static func sniff(_ file: FileReader) throws -> ContainerFormat {
+    static func sniff(_ file: any MediaSource) throws -> ContainerFormat {
         guard file.size > 0 else { throw MediaError.empty(file.path) }
         let head = try file.read(at: 0, count: 12)
         if head.count >= 12, head.starts(with: Array("RIFF".utf8)), Array(head[8..<12]) == Array("WAVE".utf8) {
@@ -28,7 +28,7 @@ enum FormatSniffer {
     }
 
     /// Skips any number of stacked ID3v2 tags at the start of the file.
-    static func offsetAfterID3v2(_ file: FileReader) throws -> Int64 {
+    static func offsetAfterID3v2(_ file: any MediaSource) throws -> Int64 {
         var offset: Int64 = 0
         while true {
             let header = try file.read(at: offset, count: 10)

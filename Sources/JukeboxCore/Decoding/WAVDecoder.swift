@@ -8,10 +8,12 @@ final class WAVDecoder: AudioDecoder {
     private(set) var metadata = TrackMetadata()
     private(set) var position: Int64 = 0
     private(set) var warnings = DecodeWarnings()
-    /// Unused: every WAV read is one bounded `pread` into the caller's buffer.
-    var interruption: DecodeInterruption?
+    /// Handed to the source: a read of a file is one bounded `pread`; one of a download may wait.
+    var interruption: DecodeInterruption? {
+        didSet { file.interruption = interruption }
+    }
 
-    private let file: FileReader
+    private let file: any MediaSource
     private let dataOffset: Int64
     /// Bytes per frame in the file (differs from the output only for 8-bit).
     private let sourceFrameBytes: Int
@@ -21,7 +23,7 @@ final class WAVDecoder: AudioDecoder {
     private static let pcmTag: UInt16 = 1
     private static let extensibleTag: UInt16 = 0xFFFE
 
-    init(reader: FileReader) throws {
+    init(reader: any MediaSource) throws {
         file = reader
         let path = reader.path
         var format: (tag: UInt16, channels: Int, rate: Int, blockAlign: Int, bits: Int)?

@@ -7,8 +7,6 @@ protocol TagBytes {
     func read(at offset: Int64, count: Int) throws -> [UInt8]
 }
 
-extension FileReader: TagBytes {}
-
 struct InMemoryTagBytes: TagBytes {
     let bytes: [UInt8]
     var size: Int64 { Int64(bytes.count) }

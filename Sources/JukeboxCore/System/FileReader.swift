@@ -9,11 +9,13 @@ import Darwin
 ///
 /// Every media and lyrics file is opened here, once: the decoders read through this
 /// descriptor rather than opening the path again, so the type check below covers them.
-final class FileReader {
+final class FileReader: MediaSource {
     let path: String
     /// The checked descriptor: a regular file, blocking reads. Owned by this reader.
     let fd: Int32
     let size: Int64
+    /// A local read never waits long enough to need it.
+    var interruption: DecodeInterruption?
 
     init(path: String) throws {
         self.path = path
@@ -53,16 +55,6 @@ final class FileReader {
         case S_IFSOCK: "a socket"
         default: "not a plain file"
         }
-    }
-
-    /// Up to `count` bytes at `offset`; fewer only at the end of the file.
-    func read(at offset: Int64, count: Int) throws -> [UInt8] {
-        guard count > 0, offset < size else { return [] }
-        let wanted = Int(min(Int64(count), size - offset))
-        var bytes = [UInt8](repeating: 0, count: wanted)
-        let got = try bytes.withUnsafeMutableBytes { try read(into: $0, at: offset) }
-        if got < wanted { bytes.removeLast(wanted - got) }
-        return bytes
     }
 
     /// Fills as much of `buffer` as the file allows; returns the byte count.

@@ -1,0 +1,26 @@
+/// Where a decoder's bytes come from, by offset: a local file (`FileReader`), or a
+/// download that may still be arriving (`HTTPSource`). A read may wait until its bytes
+/// are there; a source that waits asks `interruption` between bounded waits and throws
+/// `DecodeInterrupted` when it says so, so a stop or a seek is never held up by the
+/// network.
+protocol MediaSource: AnyObject, TagBytes {
+    /// What messages name: the file's path, or the URL.
+    var path: String { get }
+    /// The length in bytes.
+    var size: Int64 { get }
+    /// Fills as much of `buffer` as the source has from `offset`; fewer bytes only at its end.
+    func read(into buffer: UnsafeMutableRawBufferPointer, at offset: Int64) throws -> Int
+    var interruption: DecodeInterruption? { get set }
+}
+
+extension MediaSource {
+    /// Up to `count` bytes at `offset`; fewer only at the end.
+    func read(at offset: Int64, count: Int) throws -> [UInt8] {
+        guard count > 0, offset < size else { return [] }
+        let wanted = Int(min(Int64(count), size - offset))
+        var bytes = [UInt8](repeating: 0, count: wanted)
+        let got = try bytes.withUnsafeMutableBytes { try read(into: $0, at: offset) }
+        if got < wanted { bytes.removeLast(wanted - got) }
+        return bytes
+    }
+}
