@@ -25,16 +25,17 @@ let package = Package(
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         .systemLibrary(name: "CJPEG", pkgConfig: "libjpeg", providers: [.apt(["libjpeg62-turbo-dev"])]),
         .systemLibrary(name: "CDRM", pkgConfig: "libdrm", providers: [.apt(["libdrm-dev"])]),
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
 
         // C that Swift cannot express: alsa-lib's variadic error handler, ioctl macros,
-        // libjpeg's long-jumping errors.
-        .target(name: "CJukeboxShim", dependencies: ["CAlsa", "CJPEG"]),
+        // libjpeg's long-jumping errors, libcurl's variadic options.
+        .target(name: "CJukeboxShim", dependencies: ["CAlsa", "CJPEG", "CCurl"]),
 
         // Everything the daemon does lives here, so the executable and the tests share it.
         .target(
             name: "JukeboxCore",
             dependencies: [
-                "CAlsa", "CGpiod", "CFlac", "CMpg123", "CSystemd", "CFreeType", "CPNG", "CDRM", "CJukeboxShim",
+                "CAlsa", "CGpiod", "CFlac", "CMpg123", "CSystemd", "CFreeType", "CPNG", "CDRM", "CCurl", "CJukeboxShim",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "TOMLKit", package: "TOMLKit"),
             ]

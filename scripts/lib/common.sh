@@ -4,13 +4,14 @@
 JUKEBOX_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 
 # Headers and pkg-config files for the C libraries the binary links.
-BUILD_PACKAGES="pkg-config libasound2-dev libgpiod-dev libflac-dev libmpg123-dev libsystemd-dev libfreetype-dev libpng-dev libjpeg62-turbo-dev libdrm-dev"
+BUILD_PACKAGES="pkg-config libasound2-dev libgpiod-dev libflac-dev libmpg123-dev libsystemd-dev libfreetype-dev libpng-dev libjpeg62-turbo-dev libdrm-dev libcurl4-openssl-dev"
 # The fonts the screen draws with: Latin, Greek and Cyrillic, then Chinese, Japanese and Korean.
 FONT_PACKAGES="fonts-dejavu-core fonts-wqy-microhei"
 # The reference tools the tests compare against and make fixtures with, the MPD clients
 # the control socket is tested with (mpc, python-mpd2 as Debian's python3-mpd, ncmpcpp
-# in a tmux pane), and GNU time for the peak memory of a tool run.
-TEST_PACKAGES="sox flac lame mpg123 mpc time python3-mpd ncmpcpp tmux"
+# in a tmux pane), GNU time for the peak memory of a tool run, and nginx: the web
+# server that network playback is tested against (started on loopback by the tests).
+TEST_PACKAGES="sox flac lame mpg123 mpc time python3-mpd ncmpcpp tmux nginx-light"
 # Measuring tools and the peers the benchmarks run beside us.
 BENCH_PACKAGES="time mpd mpc"
 

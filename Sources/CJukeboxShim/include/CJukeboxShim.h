@@ -61,4 +61,20 @@ int jukebox_console_set_mode(int fd, int mode);
 int jukebox_jpeg_decode(const unsigned char *data, unsigned long size, int min_side, long max_pixels,
                         unsigned char **out, int *width, int *height, char *message, size_t message_size);
 
+// libcurl's curl_easy_setopt and curl_easy_getinfo are variadic, which Swift cannot call;
+// one typed entry point per argument kind. Each returns what libcurl returns.
+#include <curl/curl.h>
+
+CURLcode jukebox_curl_set_long(CURL *handle, CURLoption option, long value);
+CURLcode jukebox_curl_set_offset(CURL *handle, CURLoption option, curl_off_t value);
+CURLcode jukebox_curl_set_pointer(CURL *handle, CURLoption option, void *value);
+/// For the callback options: a function pointer is not a void pointer in C.
+CURLcode jukebox_curl_set_write_function(CURL *handle, CURLoption option,
+                                         size_t (*function)(char *, size_t, size_t, void *));
+CURLcode jukebox_curl_set_progress_function(CURL *handle,
+                                            int (*function)(void *, curl_off_t, curl_off_t, curl_off_t, curl_off_t));
+CURLcode jukebox_curl_get_long(CURL *handle, CURLINFO info, long *value);
+CURLcode jukebox_curl_get_offset(CURL *handle, CURLINFO info, curl_off_t *value);
+CURLcode jukebox_curl_get_string(CURL *handle, CURLINFO info, const char **value);
+
 #endif

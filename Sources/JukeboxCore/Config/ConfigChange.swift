@@ -14,6 +14,8 @@ public struct ConfigChange: Sendable, Equatable {
         case state
         /// The display, its rotation, the fonts.
         case display
+        /// The download cache's folder and size.
+        case network
         /// Read only at start: autoplay, resume, keyboard, the keys' skip step.
         case startOnly = "start-only settings"
     }
@@ -32,6 +34,7 @@ public struct ConfigChange: Sendable, Equatable {
             || old.library.playlist != new.library.playlist { parts.insert(.library) }
         if old.state != new.state { parts.insert(.state) }
         if old.display != new.display { parts.insert(.display) }
+        if old.network != new.network { parts.insert(.network) }
         if old.playback.autoplay != new.playback.autoplay || old.playback.resume != new.playback.resume
             || old.playback.skipSeconds != new.playback.skipSeconds || old.control.keyboard != new.control.keyboard {
             parts.insert(.startOnly)

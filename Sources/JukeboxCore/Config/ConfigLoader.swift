@@ -55,7 +55,7 @@ public enum ConfigLoader {
 
         mutating func read() throws -> JukeboxConfig {
             var c = defaults
-            try allow(table, nil, ["library", "playback", "audio", "control", "state", "input", "display"])
+            try allow(table, nil, ["library", "playback", "audio", "control", "state", "input", "display", "network"])
             if let t = try section("library") {
                 try allow(t, "library", ["music_dir", "playlists_dir", "playlist", "remember_position"])
                 c.library.rememberPosition = try strings(t, "library", "remember_position") ?? c.library.rememberPosition
@@ -191,6 +191,12 @@ public enum ConfigLoader {
                     (c.display.pngWidth, c.display.pngHeight) = (w, h)
                 }
                 c.display.fillRate = try int(t, s, "fill_rate", 1...ScreenRenderer.fastestFill) ?? c.display.fillRate
+            }
+            if let t = try section("network") {
+                let s = "network"
+                try allow(t, s, ["cache_dir", "cache_mb"])
+                c.network.cacheDirectory = try string(t, s, "cache_dir") ?? c.network.cacheDirectory
+                if let mb = try int(t, s, "cache_mb", 0...1_048_576) { c.network.cacheBytes = Int64(mb) << 20 }
             }
             if let t = try section("input") {
                 c.input = try readInput(t, skipSeconds: c.playback.skipSeconds)

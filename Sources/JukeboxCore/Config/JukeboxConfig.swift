@@ -75,6 +75,19 @@ public struct JukeboxConfig: Sendable, Equatable {
         public init() {}
     }
 
+    /// Tracks on web servers: where downloads are kept.
+    public struct Network: Sendable, Equatable {
+        /// Played tracks are kept here to play again offline; empty: nothing is kept.
+        public var cacheDirectory = "/var/cache/jukebox"
+        public var cacheBytes: Int64 = 512 << 20
+
+        public init() {}
+
+        public var cache: DownloadCache.Settings? {
+            cacheDirectory.isEmpty ? nil : DownloadCache.Settings(folder: cacheDirectory, capacity: cacheBytes)
+        }
+    }
+
     public var library = Library()
     public var playback = Playback()
     public var audio = Audio()
@@ -82,6 +95,7 @@ public struct JukeboxConfig: Sendable, Equatable {
     public var state = State()
     public var input = InputConfig()
     public var display = Display()
+    public var network = Network()
 
     public init() {}
 
@@ -92,6 +106,7 @@ public struct JukeboxConfig: Sendable, Equatable {
         self.init()
         if let folder = Self.firstFolder(environment["STATE_DIRECTORY"]) { state.file = "\(folder)/state" }
         if let folder = Self.firstFolder(environment["RUNTIME_DIRECTORY"]) { control.socketPath = "\(folder)/control" }
+        if let folder = Self.firstFolder(environment["CACHE_DIRECTORY"]) { network.cacheDirectory = folder }
     }
 
     private static func firstFolder(_ value: String?) -> String? {

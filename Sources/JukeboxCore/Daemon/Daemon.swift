@@ -194,7 +194,16 @@ public final class Daemon: @unchecked Sendable {
 
     /// The services in dependency order. The control socket comes before the engine: a
     /// second daemon must stop before it touches the audio device.
+    /// The download cache for URL tracks: a folder that cannot be written is said once and
+    /// URLs still play, downloaded to a temporary file instead.
+    private func configureNetwork(_ network: JukeboxConfig.Network) {
+        if let problem = NetworkPlayback.configure(network.cache) {
+            logger.warning("network: \(problem); URL tracks play without being kept")
+        }
+    }
+
     private func startServices() -> ServiceGroup.Failure? {
+        configureNetwork(config.network)
         do {
             try services.add(PlayerService(player: player))
             try services.add(control)
@@ -320,7 +329,7 @@ public final class Daemon: @unchecked Sendable {
             logger.warning("state: \(error); the queue is the library's again")
             return
         }
-        let present = tracks.filter { FileIdentity(path: $0) != nil }
+        let present = tracks.filter { NetworkPlayback.isURL($0) || FileIdentity(path: $0) != nil }
         logger.info("state: a client's queue of \(present.count) tracks from \(file.path)\(present.count < tracks.count ? " (\(tracks.count - present.count) gone since)" : "")")
         guard !present.isEmpty else { return }
         shared.withLock { $0.clientQueueResumed = true }
@@ -439,6 +448,7 @@ public final class Daemon: @unchecked Sendable {
         if change.parts.contains(.display) {
             services.restart(screen) { screen.settings = new.display }
         }
+        if change.parts.contains(.network) { configureNetwork(new.network) }
         if change.parts.contains(.state), let running = shared.current.saver {
             if let saver = makeSaver(new) {
                 shared.withLock { $0.saver = saver }

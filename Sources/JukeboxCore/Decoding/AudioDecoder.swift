@@ -52,15 +52,20 @@ public struct DecodeWarnings: Sendable {
     public var isEmpty: Bool { entries.isEmpty }
 }
 
-/// Opens the right decoder for a file by looking at its content, never its name.
+/// Opens the right decoder for a file or a URL by looking at its content, never its name.
 public enum AudioFile {
-    public static func open(_ path: String) throws -> any AudioDecoder {
-        let reader = try FileReader(path: path)
-        switch try FormatSniffer.sniff(reader) {
-        case .flac: return try FLACDecoder(reader: reader)
-        case .mp3: return try MP3Decoder(reader: reader)
-        case .wav: return try WAVDecoder(reader: reader)
+    /// `interruption` is asked while a URL's first bytes are awaited, and handed on.
+    public static func open(_ path: String, interruption: DecodeInterruption? = nil) throws -> any AudioDecoder {
+        let reader: any MediaSource = NetworkPlayback.isURL(path)
+            ? try NetworkPlayback.open(path, interruption: interruption) : try FileReader(path: path)
+        let decoder: any AudioDecoder = switch try FormatSniffer.sniff(reader) {
+        case .flac: try FLACDecoder(reader: reader)
+        // Counting an MP3's frames would wait for the whole download.
+        case .mp3: try MP3Decoder(reader: reader, exactLength: !(reader is HTTPSource))
+        case .wav: try WAVDecoder(reader: reader)
         }
+        decoder.interruption = interruption
+        return decoder
     }
 
     /// Tags only, as cheaply as each format allows (no MP3 frame scan): for library scans.

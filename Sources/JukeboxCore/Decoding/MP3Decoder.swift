@@ -14,9 +14,12 @@ import CMpg123
 ///   where the audio does. Seeking is sample-accurate either way, since fuzzy
 ///   seeking is off: libmpg123 parses frame headers up to a target it has not indexed.
 final class MP3Decoder: AudioDecoder {
-    var path: String { file.path }
+    var path: String { reader.source.path }
     /// Checked between `mpg123_read` calls; libmpg123's own resync limit bounds each call.
-    var interruption: DecodeInterruption?
+    /// The source asks it too, while it waits for bytes from the network.
+    var interruption: DecodeInterruption? {
+        didSet { reader.source.interruption = interruption }
+    }
     let container = ContainerFormat.mp3
     private(set) var info: StreamInfo
     private(set) var metadata = TrackMetadata()
@@ -31,15 +34,15 @@ final class MP3Decoder: AudioDecoder {
     static let seekPrimingFrames = 8
 
     private let handle: OpaquePointer
-    /// The checked descriptor libmpg123 reads through (it never opens the path itself).
-    private let file: FileReader
+    /// What libmpg123 reads through (it never opens the path itself).
+    private let reader: MPG123Reader
     private var ended = false
 
     /// `exactLength: false` skips the frame scan, for reading tags in a library scan; the
     /// length is then libmpg123's estimate and seeking is approximate.
-    init(reader: FileReader, exactLength: Bool = true) throws {
-        file = reader
-        let path = reader.path
+    init(reader source: any MediaSource, exactLength: Bool = true) throws {
+        reader = MPG123Reader(source)
+        let path = source.path
         MPG123Library.initialise()
         var err: Int32 = 0
         guard let handle = mpg123_new(nil, &err) else {
@@ -51,7 +54,9 @@ final class MP3Decoder: AudioDecoder {
 
         // libmpg123 reads a whole ID3v2 tag into memory to parse it; MP3Tags reads it frame
         // by frame instead, so libmpg123 only steps over it.
-        let flags = MPG123_GAPLESS.rawValue | MPG123_QUIET.rawValue | MPG123_SKIP_ID3V2.rawValue
+        var flags = MPG123_GAPLESS.rawValue | MPG123_QUIET.rawValue | MPG123_SKIP_ID3V2.rawValue
+        // Its ID3v1 check reads the last bytes, which a download has last.
+        if source is HTTPSource { flags |= MPG123_NO_PEEK_END.rawValue }
         try check(mpg123_param2(handle, Int32(MPG123_ADD_FLAGS.rawValue), Int(flags), 0), "setting decoder flags")
         try check(mpg123_param2(handle, Int32(MPG123_PREFRAMES.rawValue), Self.seekPrimingFrames, 0), "setting seek priming")
         try check(mpg123_format_none(handle), "clearing output formats")
@@ -62,7 +67,8 @@ final class MP3Decoder: AudioDecoder {
             try check(mpg123_format(handle, rates![i], Int32(MPG123_MONO.rawValue | MPG123_STEREO.rawValue),
                                     Int32(MPG123_ENC_SIGNED_16.rawValue)), "fixing the output format")
         }
-        try check(mpg123_open_fd(handle, reader.fd), "opening")
+        try check(mpg123_replace_reader_handle(handle, mpg123ReadCallback, mpg123SeekCallback, nil), "taking over its reads")
+        try check(mpg123_open_handle(handle, Unmanaged.passUnretained(reader).toOpaque()), "opening")
         var rate = 0
         var channels: Int32 = 0
         var encoding: Int32 = 0
@@ -102,6 +108,12 @@ final class MP3Decoder: AudioDecoder {
             var done = 0
             let status = mpg123_read(handle, buffer.baseAddress! + written, capacity - written, &done)
             written += done
+            if let failure = reader.takeFailure() {
+                if failure is DecodeInterrupted { throw failure }
+                ended = true
+                warnings.add("decoding stopped at frame \(position + Int64(written / frameBytes)): \(failure)")
+                break
+            }
             idleCalls = done == 0 ? idleCalls + 1 : 0
             switch status {
             case MPG123_OK.rawValue, MPG123_NEW_FORMAT.rawValue:
@@ -126,6 +138,7 @@ final class MP3Decoder: AudioDecoder {
     func seek(toFrame frame: Int64) throws {
         let target = max(0, min(frame, info.totalFrames))
         let reached = mpg123_seek(handle, off_t(target), Int32(SEEK_SET))
+        if let failure = reader.takeFailure() { throw failure }
         guard reached >= 0 else { throw MediaError.seekFailed(path, errorText(Int32(reached))) }
         position = Int64(reached)
         ended = false
@@ -135,7 +148,7 @@ final class MP3Decoder: AudioDecoder {
 
     private func readMetadata() -> TrackMetadata {
         do {
-            return try MP3Tags.metadata(in: FileReader(path: path), mpegFrameSeconds: mpegFrameSeconds)
+            return try MP3Tags.metadata(in: reader.source, mpegFrameSeconds: mpegFrameSeconds)
         } catch {
             warnings.add("tags not read: \(error)")
             return TrackMetadata()
@@ -157,10 +170,59 @@ final class MP3Decoder: AudioDecoder {
     }
 
     private func check(_ status: Int32, _ what: String) throws {
+        // The source's own reason (the network, an interruption) before libmpg123's.
+        if let failure = reader.takeFailure() { throw failure }
         guard status == MPG123_OK.rawValue else {
             throw MediaError.corrupt(path, "libmpg123 failed \(what): \(errorText(status))")
         }
     }
+}
+
+/// libmpg123's reads, by position, over a `MediaSource`: a failure is kept here for the
+/// decoder to rethrow, since libmpg123 only learns that the read failed.
+private final class MPG123Reader {
+    let source: any MediaSource
+    var offset: Int64 = 0
+    private var failure: (any Error)?
+
+    init(_ source: any MediaSource) { self.source = source }
+
+    func read(_ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
+        do {
+            let got = try source.read(into: UnsafeMutableRawBufferPointer(start: buffer, count: count), at: offset)
+            offset += Int64(got)
+            return got
+        } catch {
+            failure = error
+            return -1
+        }
+    }
+
+    func seek(_ target: Int64, whence: Int32) -> Int64 {
+        let base: Int64 = switch whence {
+        case SEEK_CUR: offset
+        case SEEK_END: source.size
+        default: 0
+        }
+        guard base + target >= 0 else { return -1 }
+        offset = base + target
+        return offset
+    }
+
+    func takeFailure() -> (any Error)? {
+        defer { failure = nil }
+        return failure
+    }
+}
+
+private func mpg123ReadCallback(_ handle: UnsafeMutableRawPointer?, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
+    guard let handle, let buffer else { return -1 }
+    return Unmanaged<MPG123Reader>.fromOpaque(handle).takeUnretainedValue().read(buffer, count)
+}
+
+private func mpg123SeekCallback(_ handle: UnsafeMutableRawPointer?, _ offset: off_t, _ whence: Int32) -> off_t {
+    guard let handle else { return -1 }
+    return off_t(Unmanaged<MPG123Reader>.fromOpaque(handle).takeUnretainedValue().seek(Int64(offset), whence: whence))
 }
 
 /// Process-wide libmpg123 set-up and its error texts: the one place its codes become words.

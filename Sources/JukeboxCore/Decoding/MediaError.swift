@@ -8,11 +8,13 @@ public enum MediaError: Error, Equatable, CustomStringConvertible {
     case truncated(String, String)
     case corrupt(String, String)
     case seekFailed(String, String)
+    /// A URL that could not be fetched: the reason names what the network or server did.
+    case network(String, String)
 
     public var path: String {
         switch self {
         case .unreadable(let p, _), .empty(let p), .unrecognised(let p, _), .unsupported(let p, _),
-             .truncated(let p, _), .corrupt(let p, _), .seekFailed(let p, _):
+             .truncated(let p, _), .corrupt(let p, _), .seekFailed(let p, _), .network(let p, _):
             p
         }
     }
@@ -27,6 +29,7 @@ public enum MediaError: Error, Equatable, CustomStringConvertible {
         case .truncated(_, let why): "truncated: \(why)"
         case .corrupt(_, let why): "corrupt: \(why)"
         case .seekFailed(_, let why): "seek failed: \(why)"
+        case .network(_, let why): why
         }
     }
 

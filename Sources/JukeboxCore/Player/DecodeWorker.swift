@@ -79,8 +79,7 @@ final class DecodeWorker: @unchecked Sendable {  // confined to the decode threa
 
     private func open(_ ref: TrackRef, at frame: Int64) {
         do {
-            let decoder = try AudioFile.open(ref.path)
-            decoder.interruption = interruption
+            let decoder = try AudioFile.open(ref.path, interruption: interruption)
             engine.onEvent(.trackOpened(token: ref.token, info: decoder.info, metadata: decoder.metadata))
             current = (ref, decoder)
             ended = false
@@ -111,8 +110,7 @@ final class DecodeWorker: @unchecked Sendable {  // confined to the decode threa
         guard let ref else { next = nil; return }
         if next?.ref == ref, next?.decoder != nil { return }
         do {
-            let decoder = try AudioFile.open(ref.path)
-            decoder.interruption = interruption
+            let decoder = try AudioFile.open(ref.path, interruption: interruption)
             engine.onEvent(.trackOpened(token: ref.token, info: decoder.info, metadata: decoder.metadata))
             next = (ref, decoder)
         } catch {

@@ -19,6 +19,21 @@ public func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Errno? {
     return nil
 }
 
+/// Writes all of `bytes` at `offset` (pwrite: the file's own position is left alone).
+public func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, at offset: Int64) -> Errno? {
+    var done = 0
+    while done < bytes.count {
+        do {
+            let n = try systemCall { pwrite(fd, bytes.baseAddress! + done, bytes.count - done, off_t(offset) + off_t(done)) }
+            if n == 0 { return Errno(EIO) }
+            done += n
+        } catch {
+            return error
+        }
+    }
+    return nil
+}
+
 /// A small seeded generator (SplitMix64): the demo's synthesiser and the tests need
 /// randomness that is the same on every run.
 public struct SplitMix: RandomNumberGenerator, Sendable {

@@ -64,7 +64,7 @@ enum Tools {
 
     static func path(of tool: String) throws -> String {
         if tool.hasPrefix("/") { return tool }
-        for dir in ["/usr/bin", "/bin", "/usr/local/bin"] where FileManager.default.isExecutableFile(atPath: "\(dir)/\(tool)") {
+        for dir in ["/usr/bin", "/bin", "/usr/local/bin", "/usr/sbin"] where FileManager.default.isExecutableFile(atPath: "\(dir)/\(tool)") {
             return "\(dir)/\(tool)"
         }
         throw ToolFailure(description: "\(tool) is not installed; run scripts/test, which installs the test tools")

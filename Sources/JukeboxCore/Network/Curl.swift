@@ -1,0 +1,134 @@
+import CCurl
+import CJukeboxShim
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// libcurl's easy interface, behind one small typed wrapper: options are set through
+/// typed calls, and every CURLcode becomes a `NetworkError` in `error(for:)` and nowhere
+/// else. One transfer runs at a time, on the thread that calls `perform`.
+final class CurlEasy {
+    private let handle: UnsafeMutableRawPointer
+    /// libcurl writes its own words about a failure here (CURLOPT_ERRORBUFFER).
+    private let errorText = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE))
+    let url: String
+
+    /// libcurl's process-wide set-up, once, before any thread uses it.
+    private static let ready: Bool = { curl_global_init(Int(CURL_GLOBAL_DEFAULT)) == CURLE_OK }()
+
+    init(url: String) throws(NetworkError) {
+        self.url = url
+        guard Self.ready, let handle = curl_easy_init() else {
+            errorText.deallocate()
+            throw .failed(url: url, reason: "libcurl could not start")
+        }
+        self.handle = handle
+        errorText[0] = 0
+        try set(CURLOPT_URL, url)
+        try set(CURLOPT_ERRORBUFFER, UnsafeMutableRawPointer(errorText))
+        // Threads: no signals for timeouts (libcurl would use SIGALRM around DNS otherwise).
+        try set(CURLOPT_NOSIGNAL, 1)
+    }
+
+    deinit {
+        curl_easy_cleanup(handle)
+        errorText.deallocate()
+    }
+
+    func set(_ option: CURLoption, _ value: Int) throws(NetworkError) {
+        try check(jukebox_curl_set_long(handle, option, value))
+    }
+
+    func set(_ option: CURLoption, offset value: Int64) throws(NetworkError) {
+        try check(jukebox_curl_set_offset(handle, option, curl_off_t(value)))
+    }
+
+    /// A string option: libcurl copies it.
+    func set(_ option: CURLoption, _ value: String) throws(NetworkError) {
+        let code = value.withCString { jukebox_curl_set_pointer(handle, option, UnsafeMutableRawPointer(mutating: $0)) }
+        try check(code)
+    }
+
+    func set(_ option: CURLoption, _ pointer: UnsafeMutableRawPointer?) throws(NetworkError) {
+        try check(jukebox_curl_set_pointer(handle, option, pointer))
+    }
+
+    func set(_ option: CURLoption, function: @escaping @convention(c) (UnsafeMutablePointer<CChar>?, Int, Int, UnsafeMutableRawPointer?) -> Int) throws(NetworkError) {
+        try check(jukebox_curl_set_write_function(handle, option, function))
+    }
+
+    func setProgress(_ function: @escaping @convention(c) (UnsafeMutableRawPointer?, curl_off_t, curl_off_t, curl_off_t, curl_off_t) -> Int32) throws(NetworkError) {
+        try check(jukebox_curl_set_progress_function(handle, function))
+        try set(CURLOPT_NOPROGRESS, 0)
+    }
+
+    var responseCode: Int {
+        var code = 0
+        _ = jukebox_curl_get_long(handle, CURLINFO_RESPONSE_CODE, &code)
+        return code
+    }
+
+    /// The system's errno behind the last failure (ECONNREFUSED…).
+    var osErrno: Int32 {
+        var code = 0
+        _ = jukebox_curl_get_long(handle, CURLINFO_OS_ERRNO, &code)
+        return Int32(code)
+    }
+
+    var redirects: Int {
+        var count = 0
+        _ = jukebox_curl_get_long(handle, CURLINFO_REDIRECT_COUNT, &count)
+        return count
+    }
+
+    var contentType: String? {
+        var text: UnsafePointer<CChar>?
+        guard jukebox_curl_get_string(handle, CURLINFO_CONTENT_TYPE, &text) == CURLE_OK, let text else { return nil }
+        return String(cString: text)
+    }
+
+    /// Runs the transfer. A transfer that our own callbacks stopped returns normally: the
+    /// caller knows why it stopped it. `connectSeconds` and `stalledAfter` name the limits
+    /// that were set, for the messages.
+    func perform(connectSeconds: Int, stalledAfter: Int) throws(NetworkError) {
+        errorText[0] = 0
+        let code = curl_easy_perform(handle)
+        switch code {
+        case CURLE_OK, CURLE_ABORTED_BY_CALLBACK, CURLE_WRITE_ERROR: return
+        default: throw error(for: code, connectSeconds: connectSeconds, stalledAfter: stalledAfter)
+        }
+    }
+
+    private func check(_ code: CURLcode) throws(NetworkError) {
+        guard code == CURLE_OK else { throw error(for: code, connectSeconds: 0, stalledAfter: 0) }
+    }
+
+    /// The one place libcurl's codes become reasons.
+    private func error(for code: CURLcode, connectSeconds: Int, stalledAfter: Int) -> NetworkError {
+        let detail = String(cString: errorText[0] != 0 ? UnsafePointer(errorText) : curl_easy_strerror(code))
+        switch code {
+        case CURLE_COULDNT_RESOLVE_HOST: return .unresolvable(url: url, host: Self.host(of: url))
+        case CURLE_COULDNT_CONNECT:
+            return osErrno == ECONNREFUSED ? .refused(url: url) : .failed(url: url, reason: detail)
+        case CURLE_OPERATION_TIMEDOUT:
+            return responseCode == 0 ? .unreachable(url: url, seconds: connectSeconds) : .stalled(url: url, seconds: stalledAfter)
+        case CURLE_TOO_MANY_REDIRECTS: return .redirectLoop(url: url, redirects: redirects)
+        case CURLE_HTTP_RETURNED_ERROR: return .status(url: url, code: responseCode)
+        case CURLE_SSL_CONNECT_ERROR, CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CERTPROBLEM, CURLE_SSL_CIPHER,
+             CURLE_SSL_CACERT_BADFILE, CURLE_SSL_ISSUER_ERROR, CURLE_SSL_PINNEDPUBKEYNOTMATCH:
+            return .tls(url: url, reason: detail)
+        case CURLE_UNSUPPORTED_PROTOCOL, CURLE_URL_MALFORMAT: return .unsupportedScheme(url: url)
+        default: return .failed(url: url, reason: detail)
+        }
+    }
+
+    /// The host part of a URL, for messages.
+    static func host(of url: String) -> String {
+        let rest = url.split(separator: "://", maxSplits: 1).last ?? Substring(url)
+        let authority = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        let host = authority.split(separator: "@").last ?? authority
+        if host.hasPrefix("[") { return String(host.prefix { $0 != "]" }) + "]" }
+        return String(host.prefix { $0 != ":" })
+    }
+}

@@ -1,0 +1,209 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Brings one URL's bytes into a file, on a thread of its own, for a reader that may be
+/// ahead of it or behind it:
+/// - from where the reader reads, so a seek past what has arrived asks for that byte
+///   (a Range request) and the player waits only for it;
+/// - after a drop, from where it stopped, with a growing pause between attempts;
+/// - from the start again if the server ignores ranges.
+/// Once every byte is there (the length the server gave), the file becomes the cache's
+/// complete copy. Nothing here ever waits on the reader.
+final class Download: @unchecked Sendable {
+    struct Progress {
+        /// The first response's head: the length and the validators.
+        var head: HTTPResponseHead?
+        var arrived = ByteRanges()
+        /// Where the reader reads now.
+        var wanted: Int64 = 0
+        /// The latest problem while it retries (the player shows "buffering").
+        var problem: NetworkError?
+        /// Given up: the reader gets this.
+        var failure: NetworkError?
+        var complete = false
+        /// The complete file is now the cache's copy.
+        var kept = false
+        var stopping = false
+    }
+
+    let url: String
+    /// The file the bytes go to, read by the reader at the same time.
+    let fd: Int32
+    let progress = ConditionLocked(Progress())
+    private let cache: DownloadCache?
+    private let limits: HTTPTransfer.Limits
+
+    /// Attempts in a row without a byte before the download gives up: few before the
+    /// server has ever answered (a dead URL is skipped in seconds), more once it has (a
+    /// drop mid-track is waited out for about half a minute).
+    static let attemptsBeforeAnAnswer = 3
+    static let attemptsAfterAnAnswer = 8
+    /// A reader ahead of the transfer by more than this, and by more than a second of the
+    /// transfer's own rate, gets a transfer of its own from its byte: a new connection
+    /// costs less than the wait.
+    static let seekAheadBytes: Int64 = 32 << 10
+
+    /// Starts the transfer. With a cache, the bytes go to its `.part` file; without one,
+    /// to a temporary file that vanishes with the download.
+    init(url: String, cache: DownloadCache?, limits: HTTPTransfer.Limits = .init()) throws {
+        self.url = url
+        self.limits = limits
+        if let cache, cache.prepare() == nil {
+            let part = cache.partPath(for: url)
+            fd = try systemCall { FilePath.withCString(part) { open($0, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644) } }
+            self.cache = cache
+        } else {
+            var template = Array("/tmp/jukebox-download-XXXXXX".utf8CString)
+            fd = try systemCall { template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) } }
+            template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
+            self.cache = nil
+        }
+        do {
+            let thread = try WorkerThread.start(name: "jukebox-http") { [self] in run() }
+            pthread_detach(thread)
+        } catch {
+            close(fd)
+            throw error
+        }
+    }
+
+    deinit {
+        close(fd)
+        // A partial file is of no use to a later run (what arrived is not recorded).
+        if let cache, !progress.withLock({ $0.kept }) {
+            _ = FilePath.withCString(cache.partPath(for: url)) { unlink($0) }
+        }
+    }
+
+    /// Ends the transfer soon (at libcurl's next progress call); the file stays as it is.
+    func stop() {
+        progress.withLock { p in
+            p.stopping = true
+            p.broadcast()
+        }
+    }
+
+    // MARK: The thread
+
+    private func run() {
+        var attempt = 0
+        while let start = nextStart() {
+            do {
+                if try fetch(from: start) { attempt = 0 } else { attempt += 1 }
+            } catch {
+                attempt += 1
+                progress.withLock { p in
+                    let limit = p.head == nil ? Self.attemptsBeforeAnAnswer : Self.attemptsAfterAnAnswer
+                    let giveUp = !error.isTransient || attempt >= limit
+                    if giveUp { p.failure = error } else { p.problem = error }
+                    p.broadcast()
+                }
+                if progress.withLock({ $0.failure != nil }) { return }
+            }
+            if attempt > 0 { pause(before: attempt) }
+        }
+    }
+
+    /// Where the next transfer starts: the first missing byte from the reader's place,
+    /// else the first missing one at all; nil when complete or stopping.
+    private func nextStart() -> Int64? {
+        let (start, done): (Int64?, Bool) = progress.withLock { p in
+            if p.stopping || p.complete || p.failure != nil { return (nil, false) }
+            guard let length = p.head?.totalLength else { return (p.wanted, false) }
+            let start = p.arrived.firstMissing(from: min(p.wanted, length), below: length)
+                ?? p.arrived.firstMissing(from: 0, below: length)
+            return (start, start == nil)
+        }
+        if done { finish() }
+        return start
+    }
+
+    /// One transfer from `start`. True when it brought bytes.
+    private func fetch(from start: Int64) throws(NetworkError) -> Bool {
+        var position = start
+        var brought = false
+        let began = MonotonicClock.now()
+        var refusal: NetworkError?
+        let url = self.url
+        let (_, stopped) = try HTTPTransfer.get(url, from: start, limits: limits, onHead: { [self] head in
+            refusal = check(head, askedFrom: start)
+            if refusal != nil { return false }
+            position = head.status == 206 ? head.start : 0
+            progress.withLock { p in
+                if p.head == nil { p.head = head }
+            }
+            return true
+        }, onBody: { [self] bytes in
+            if let error = writeAll(fd, bytes, at: position) {
+                refusal = .failed(url: url, reason: "cannot write the download: \(error)")
+                return false
+            }
+            let from = position
+            position += Int64(bytes.count)
+            brought = true
+            return progress.withLock { p in
+                p.arrived.insert(from..<position)
+                p.problem = nil
+                p.broadcast()
+                guard let length = p.head?.totalLength, position <= length else {
+                    refusal = .inconsistent(url: url, reason: "the server sent more than the \(p.head?.totalLength ?? 0) bytes it announced")
+                    return false
+                }
+                if p.stopping { return false }
+                // Ran into bytes already here, or the reader went elsewhere: start anew.
+                if p.arrived.firstMissing(from: position, below: length) != position { return false }
+                let gap = p.wanted - position
+                let secondOfTransfer = Double(position - start) * 1e9 / Double(max(1, MonotonicClock.now() - began))
+                let readerAhead = gap > Self.seekAheadBytes && Double(gap) > secondOfTransfer
+                let readerBehind = p.wanted < from && p.arrived.available(from: p.wanted) == 0
+                return !(readerAhead || readerBehind)
+            }
+        }, shouldStop: { [self] in progress.withLock { $0.stopping } })
+        if let refusal { throw refusal }
+        if !stopped, !brought {
+            throw .failed(url: url, reason: "the connection closed before any audio arrived")
+        }
+        return brought
+    }
+
+    /// Refuses a response the file cannot be made from.
+    private func check(_ head: HTTPResponseHead, askedFrom start: Int64) -> NetworkError? {
+        guard head.looksLikeAudio else { return .notAudio(url: url, contentType: head.contentType ?? "?") }
+        guard let length = head.totalLength else {
+            return .inconsistent(url: url, reason: "the server gives no length: a live stream, which is not played yet")
+        }
+        let known = progress.withLock { $0.head?.totalLength }
+        if let known, known != length {
+            return .inconsistent(url: url, reason: "the file changed on the server while it downloaded (\(known) bytes, now \(length))")
+        }
+        return nil
+    }
+
+    /// Every byte is here: the file becomes the cache's copy.
+    private func finish() {
+        let head = progress.withLock { p in
+            p.complete = true
+            p.broadcast()
+            return p.head
+        }
+        guard let cache, let head, let length = head.totalLength, length <= cache.settings.capacity else { return }
+        do {
+            try cache.finish(url, entry: .init(url: url, length: length, etag: head.etag, lastModified: head.lastModified))
+            progress.withLock { $0.kept = true }
+        } catch {
+            cache.remove(url)
+        }
+    }
+
+    /// 0.5 s, 1 s, 2 s… up to 8 s; a stop ends it early.
+    private func pause(before attempt: Int) {
+        let seconds = min(8.0, 0.25 * Double(1 << min(attempt, 6)))
+        let until = MonotonicClock.now() + UInt64(seconds * 1e9)
+        progress.withLock { p in
+            while !p.stopping, MonotonicClock.now() < until {
+                p.wait(nanoseconds: until - MonotonicClock.now())
+            }
+        }
+    }
+}

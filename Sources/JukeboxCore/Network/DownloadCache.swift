@@ -1,0 +1,154 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Where downloaded tracks are kept, so a track heard once plays again with no network:
+/// one file per URL, named by a hash of it. While it downloads it is `NAME.part`; once
+/// every byte has arrived and the length checks, it is renamed to `NAME`, and `NAME.meta`
+/// records the URL, the length and the validators (ETag, Last-Modified). The folder is the
+/// index, so it survives restarts. The least recently played copies go first when the
+/// folder grows past its cap.
+public final class DownloadCache: @unchecked Sendable {
+    public struct Settings: Sendable, Equatable {
+        /// `[network] cache_dir`; empty: no cache (downloads go to a temporary file).
+        public var folder: String
+        /// `[network] cache_mb`, in bytes.
+        public var capacity: Int64
+
+        public init(folder: String = "/var/cache/jukebox", capacity: Int64 = 512 << 20) {
+            self.folder = folder
+            self.capacity = capacity
+        }
+    }
+
+    /// What is known about a complete copy.
+    struct Entry: Equatable, Sendable {
+        var url: String
+        var length: Int64
+        var etag: String?
+        var lastModified: String?
+    }
+
+    public let settings: Settings
+    /// Evictions run one at a time.
+    private let lock = ConditionLock()
+
+    public init(settings: Settings) {
+        self.settings = settings
+    }
+
+    func name(for url: String) -> String {
+        let hash = FNV1a.hash(url.utf8)
+        return String(hash, radix: 16).leftPadded(to: 16, with: "0")
+    }
+
+    func completePath(for url: String) -> String { "\(settings.folder)/\(name(for: url))" }
+    func partPath(for url: String) -> String { completePath(for: url) + ".part" }
+    private func metaPath(for url: String) -> String { completePath(for: url) + ".meta" }
+
+    /// The complete copy of `url`, if there is one whose length still checks.
+    func complete(_ url: String) -> (path: String, entry: Entry)? {
+        guard let entry = readEntry(url) else { return nil }
+        let path = completePath(for: url)
+        var st = stat()
+        guard FilePath.withCString(path, { stat($0, &st) }) == 0, Int64(st.st_size) == entry.length else { return nil }
+        touch(path)
+        return (path, entry)
+    }
+
+    /// Makes the folder; false (and the reason) when it cannot be written.
+    func prepare() -> String? {
+        let folder = settings.folder
+        guard !folder.isEmpty else { return "no cache folder is set" }
+        _ = FilePath.withCString(folder) { mkdir($0, 0o755) }
+        guard FilePath.withCString(folder, { access($0, W_OK) }) == 0 else {
+            return "\(folder) cannot be written (\(Errno(errno)))"
+        }
+        return nil
+    }
+
+    /// Turns a finished `.part` into the complete copy, then keeps the folder under its cap.
+    func finish(_ url: String, entry: Entry) throws(AtomicFile.Failure) {
+        let part = partPath(for: url)
+        let path = completePath(for: url)
+        try AtomicFile.replace(metaPath(for: url), with: Array(Self.format(entry).utf8), durable: false)
+        if let fd = try? systemCall({ FilePath.withCString(part) { open($0, O_RDONLY | O_CLOEXEC) } }) {
+            _ = fsync(fd)
+            close(fd)
+        }
+        do {
+            try systemCall { FilePath.withCString(part) { old in FilePath.withCString(path) { rename(old, $0) } } }
+        } catch {
+            throw AtomicFile.Failure(path: path, step: "rename", errno: error)
+        }
+        evict(keeping: path)
+    }
+
+    /// Forgets a copy (a stale one the server changed, or a broken one).
+    func remove(_ url: String) {
+        for path in [completePath(for: url), metaPath(for: url), partPath(for: url)] {
+            _ = FilePath.withCString(path) { unlink($0) }
+        }
+    }
+
+    /// Removes the `.part` files a previous run left (a power cut mid-download): what
+    /// arrived of them is not recorded, so they cannot be resumed. Call before any download.
+    public func removeLeftovers() {
+        guard let dir = FilePath.withCString(settings.folder, { opendir($0) }) else { return }
+        var leftovers: [String] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { FilePath.decode($0.prefix { $0 != 0 }) }
+            if name.hasSuffix(".part") { leftovers.append("\(settings.folder)/\(name)") }
+        }
+        closedir(dir)
+        for path in leftovers { _ = FilePath.withCString(path) { unlink($0) } }
+    }
+
+    /// Marks a copy as just used: eviction goes by modification time.
+    private func touch(_ path: String) {
+        _ = FilePath.withCString(path) { utimensat(AT_FDCWD, $0, nil, 0) }
+    }
+
+    /// Removes the least recently used copies until the folder is under its cap;
+    /// `keeping` stays whatever its size.
+    func evict(keeping: String? = nil) {
+        lock.withLock {
+            var files: [(path: String, size: Int64, used: Int)] = []
+            var total: Int64 = 0
+            guard let dir = FilePath.withCString(settings.folder, { opendir($0) }) else { return }
+            while let entry = readdir(dir) {
+                let name = withUnsafeBytes(of: entry.pointee.d_name) { FilePath.decode($0.prefix { $0 != 0 }) }
+                guard name.count == 16 || name.hasSuffix(".part") else { continue }
+                var st = stat()
+                let path = "\(settings.folder)/\(name)"
+                guard FilePath.withCString(path, { stat($0, &st) }) == 0 else { continue }
+                total += Int64(st.st_size)
+                if name.count == 16 { files.append((path, Int64(st.st_size), st.st_mtim.tv_sec)) }
+            }
+            closedir(dir)
+            for file in files.sorted(by: { $0.used < $1.used }) where total > settings.capacity && file.path != keeping {
+                for doomed in [file.path, file.path + ".meta"] { _ = FilePath.withCString(doomed) { unlink($0) } }
+                total -= file.size
+            }
+        }
+    }
+
+    private func readEntry(_ url: String) -> Entry? {
+        guard let bytes = try? AtomicFile.contents(of: metaPath(for: url), limit: 64 << 10) else { return nil }
+        var fields: [String: String] = [:]
+        for line in String(decoding: bytes, as: UTF8.self).split(separator: "\n") {
+            guard let space = line.firstIndex(of: " ") else { continue }
+            fields[String(line[..<space])] = String(line[line.index(after: space)...])
+        }
+        // A hash shared by two URLs: the copy is the other one's.
+        guard fields["url"] == url, let length = fields["length"].flatMap({ Int64($0) }) else { return nil }
+        return Entry(url: url, length: length, etag: fields["etag"], lastModified: fields["last-modified"])
+    }
+
+    private static func format(_ entry: Entry) -> String {
+        var text = "url \(entry.url)\nlength \(entry.length)\n"
+        if let etag = entry.etag { text += "etag \(etag)\n" }
+        if let date = entry.lastModified { text += "last-modified \(date)\n" }
+        return text
+    }
+}

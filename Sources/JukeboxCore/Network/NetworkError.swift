@@ -1,0 +1,74 @@
+/// Why a URL could not be played. Each case names the URL and a reason a person can act
+/// on; `description` is what the log, the status and the screen show.
+public enum NetworkError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The host name did not resolve (no DNS, a typo, no network).
+    case unresolvable(url: String, host: String)
+    case refused(url: String)
+    /// No connection within the connect timeout.
+    case unreachable(url: String, seconds: Int)
+    /// An HTTP status that is not a success: 404, 500…
+    case status(url: String, code: Int)
+    /// The server sent something else than audio: an HTML page, say.
+    case notAudio(url: String, contentType: String)
+    case redirectLoop(url: String, redirects: Int)
+    /// Nothing arrived for this long in the middle of a transfer.
+    case stalled(url: String, seconds: Int)
+    case tls(url: String, reason: String)
+    /// The server sent more than the length it announced, or changed the file under us.
+    case inconsistent(url: String, reason: String)
+    /// Not http:// or https://.
+    case unsupportedScheme(url: String)
+    case failed(url: String, reason: String)
+
+    public var url: String {
+        switch self {
+        case .unresolvable(let url, _), .refused(let url), .unreachable(let url, _), .status(let url, _),
+             .notAudio(let url, _), .redirectLoop(let url, _), .stalled(let url, _), .tls(let url, _),
+             .inconsistent(let url, _), .unsupportedScheme(let url), .failed(let url, _):
+            url
+        }
+    }
+
+    public var reason: String {
+        switch self {
+        case .unresolvable(_, let host): "cannot resolve host \(host) (no DNS or no network?)"
+        case .refused: "connection refused"
+        case .unreachable(_, let seconds): "no connection within \(seconds) s"
+        case .status(_, let code): "the server answered HTTP \(code)\(Self.statusName(code).map { " (\($0))" } ?? "")"
+        case .notAudio(_, let type): "the server sent \(type), not audio"
+        case .redirectLoop(_, let count): "more than \(count) redirects (a redirect loop?)"
+        case .stalled(_, let seconds): "nothing arrived for \(seconds) s"
+        case .tls(_, let reason): "TLS failed: \(reason)"
+        case .inconsistent(_, let reason): reason
+        case .unsupportedScheme: "only http:// and https:// URLs are played"
+        case .failed(_, let reason): reason
+        }
+    }
+
+    public var description: String { "\(url): \(reason)" }
+
+    /// Worth trying again later: the network or the server may come back. A 404, an HTML
+    /// page or a TLS failure will not mend by itself.
+    public var isTransient: Bool {
+        switch self {
+        case .unresolvable, .refused, .unreachable, .stalled, .failed: true
+        case .status(_, let code): code >= 500 || code == 408 || code == 429
+        case .notAudio, .redirectLoop, .tls, .inconsistent, .unsupportedScheme: false
+        }
+    }
+
+    private static func statusName(_ code: Int) -> String? {
+        switch code {
+        case 401: "unauthorised"
+        case 403: "forbidden"
+        case 404: "not found"
+        case 410: "gone"
+        case 416: "range not satisfiable"
+        case 500: "server error"
+        case 502: "bad gateway"
+        case 503: "unavailable"
+        case 504: "gateway timeout"
+        default: nil
+        }
+    }
+}

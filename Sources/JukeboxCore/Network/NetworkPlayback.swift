@@ -1,0 +1,31 @@
+/// How URL tracks are opened: from the cache's complete copy when there is one (no
+/// network needed), else downloading while playing. `[network]` in the config sets the
+/// cache, at start and on each reload.
+public enum NetworkPlayback {
+    private static let cache = ConditionLocked<DownloadCache?>(nil)
+
+    /// Whether a queue entry names a URL rather than a file.
+    public static func isURL(_ entry: String) -> Bool {
+        let lower = entry.prefix(8).lowercased()
+        return lower.hasPrefix("http://") || lower.hasPrefix("https://")
+    }
+
+    /// Sets the cache (nil: none); returns why the folder cannot be used, if it cannot.
+    @discardableResult
+    public static func configure(_ settings: DownloadCache.Settings?) -> String? {
+        let new = settings.map(DownloadCache.init)
+        let problem = new?.prepare()
+        let changed = cache.withLock { current in
+            defer { current.wholeValue = problem == nil ? new : nil }
+            return current.wholeValue?.settings != new?.settings
+        }
+        if changed, problem == nil { new?.removeLeftovers() }
+        return problem
+    }
+
+    static func open(_ url: String, interruption: DecodeInterruption?) throws -> any MediaSource {
+        let cache = self.cache.current
+        if let copy = cache?.complete(url) { return try FileReader(path: copy.path) }
+        return try HTTPSource(url: url, cache: cache, interruption: interruption)
+    }
+}

@@ -1,0 +1,112 @@
+import Foundation
+
+/// nginx, as people serve music from a NAS, started on a loopback port for one test:
+/// `/` serves `folder` with real Range support, `/slow/` the same throttled to
+/// `slowRate` bytes a second per connection, `/trickle/` to 16 KiB a second. Its access log tells which requests came.
+final class WebServer: @unchecked Sendable {
+    let folder: String
+    let port: Int
+    private let home: String
+    private var process: Process?
+
+    init(serving folder: String, slowRate: Int = 48 << 10) throws {
+        self.folder = folder
+        home = NSTemporaryDirectory() + "jukebox-web-\(getpid())-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
+        port = try Self.freePort()
+        let config = """
+            daemon off;
+            worker_processes 1;
+            error_log \(home)/error.log;
+            pid \(home)/nginx.pid;
+            events { worker_connections 64; }
+            http {
+                access_log \(home)/access.log;
+                client_body_temp_path \(home)/body; proxy_temp_path \(home)/proxy; fastcgi_temp_path \(home)/fastcgi;
+                uwsgi_temp_path \(home)/uwsgi; scgi_temp_path \(home)/scgi;
+                types { audio/flac flac; audio/mpeg mp3; text/html html; }
+                server {
+                    listen 127.0.0.1:\(port);
+                    root \(folder);
+                    location /slow/ { alias \(folder)/; limit_rate \(slowRate); }
+                    location /trickle/ { alias \(folder)/; limit_rate 16k; }
+                    location /loop { return 302 /loop; }
+                }
+            }
+            """
+        try config.write(toFile: "\(home)/nginx.conf", atomically: true, encoding: .utf8)
+        try start()
+    }
+
+    deinit {
+        stop()
+        try? FileManager.default.removeItem(atPath: home)
+    }
+
+    func url(_ path: String) -> String { "http://127.0.0.1:\(port)/\(path)" }
+
+    /// Starts it (again, after `stop`, on the same port) and waits until it answers.
+    func start() throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try Tools.path(of: "nginx"))
+        process.arguments = ["-c", "\(home)/nginx.conf", "-e", "\(home)/error.log"]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        self.process = process
+        let deadline = Date().addingTimeInterval(10)
+        while Date() < deadline {
+            if Self.answers(port) { return }
+            usleep(20_000)
+        }
+        throw Tools.ToolFailure(description: "nginx did not start: \((try? String(contentsOfFile: "\(home)/error.log", encoding: .utf8)) ?? "")")
+    }
+
+    /// Stops it at once, cutting any transfer under way.
+    func stop() {
+        guard let process, process.isRunning else { return }
+        kill(process.processIdentifier, SIGTERM)
+        process.waitUntilExit()
+        while Self.answers(port) { usleep(10_000) }
+        self.process = nil
+    }
+
+    /// The request lines and statuses so far, e.g. `GET /slow/a.flac 206`.
+    var requests: [String] {
+        let log = (try? String(contentsOfFile: "\(home)/access.log", encoding: .utf8)) ?? ""
+        return log.split(separator: "\n").compactMap { line in
+            let parts = line.split(separator: "\"")
+            guard parts.count > 2 else { return nil }
+            let request = parts[1].split(separator: " ").prefix(2).joined(separator: " ")
+            let status = parts[2].split(separator: " ").first ?? ""
+            return "\(request) \(status)"
+        }
+    }
+
+    private static func answers(_ port: Int) -> Bool {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
+        }
+    }
+
+    /// A port nothing listens on now (the kernel's choice for port 0).
+    static func freePort() throws -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let ok = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
+        }
+        guard ok else { throw Tools.ToolFailure(description: "no free port") }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+}
