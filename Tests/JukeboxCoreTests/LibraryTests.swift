@@ -23,7 +23,7 @@ import Testing
         try Data([1, 2, 3]).write(to: URL(fileURLWithPath: "\(root)/Album 10/broken.flac"))
         try Data("not music".utf8).write(to: URL(fileURLWithPath: "\(root)/Album 10/notes.txt"))
         try Data(count: 0).write(to: URL(fileURLWithPath: "\(root)/Album 10/cover.jpg"))
-        try "#EXTM3U\n#EXTINF:3,B\n../Album 2/CD1/b.flac\n\nhttp://radio/stream\n".write(
+        try "#EXTM3U\n#EXTINF:3,B\n../Album 2/CD1/b.flac\n\nhttp://radio/stream\nrtsp://camera/feed\n".write(
             toFile: "\(root)/playlists/Kids.m3u8", atomically: true, encoding: .utf8)
 
         var early: [LibraryTrack]?
@@ -34,7 +34,8 @@ import Testing
         #expect(scan.skipped.count == 1, "\(scan.skipped)")
         #expect(scan.skipped.first?.contains("broken.flac") == true)
         #expect(scan.playlists.map(\.name) == ["Kids"])
-        #expect(scan.playlists.first?.entries == ["\(root)/playlists/../Album 2/CD1/b.flac"])
+        // A URL is an entry as it is (downloaded when it plays); other schemes are left out.
+        #expect(scan.playlists.first?.entries == ["\(root)/playlists/../Album 2/CD1/b.flac", "http://radio/stream"])
     }
 
     @Test func missingFolderIsReported() {

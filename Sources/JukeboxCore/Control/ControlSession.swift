@@ -287,9 +287,8 @@ public final class ControlSession {
             try arguments(0...0)
             return Self.decoders
         case "urlhandlers":
-            // No URLs yet.
             try arguments(0...0)
-            return ""
+            return "handler: http://\nhandler: https://\n"
         case "notcommands":
             // What this client may not run until it sends the password.
             try arguments(0...0)

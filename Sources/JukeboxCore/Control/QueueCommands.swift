@@ -15,7 +15,9 @@ extension ControlSession {
         switch name {
         case "add", "addid":
             try arguments(1...2)
-            let found = library.tracks(named: args[0], in: catalog.snapshot.tracks.map(\.path))
+            // A URL is queued as it is: the player downloads it when it comes to it.
+            let found = NetworkPlayback.isURL(args[0]) ? [try Self.url(args[0])]
+                : library.tracks(named: args[0], in: catalog.snapshot.tracks.map(\.path))
             guard !found.isEmpty else { throw MPDProtocol.Ack(code: .noExist, message: "No such directory") }
             guard name == "add" || found.count == 1 else { throw MPDProtocol.Ack(code: .noExist, message: "Not a file") }
             let ids = try editQueue { draft in
@@ -114,6 +116,15 @@ extension ControlSession {
 
     /// Where `addid`/`add` put new entries: a position, or `+N`/`-N` counted from the
     /// current entry (`+0` right after it), as MPD 0.23 takes them.
+    /// A URL a client queues: one line of visible characters, of a sane length.
+    static func url(_ text: String) throws -> String {
+        guard text.utf8.count <= 4096, !text.unicodeScalars.contains(where: { $0.value <= 0x20 || $0.value == 0x7F }),
+              NetworkPlayback.isURL(text), text.count > 8 else {
+            throw MPDProtocol.Ack(code: .argument, message: "Malformed URL")
+        }
+        return text
+    }
+
     static func insertion(_ text: String, in draft: QueueDraft) throws -> Int {
         let bad = MPDProtocol.Ack(code: .argument, message: "Bad song index")
         guard let n = Int(text) else { throw bad }

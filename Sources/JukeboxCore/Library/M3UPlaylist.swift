@@ -2,7 +2,7 @@
 import Glibc
 #endif
 
-/// M3U/M3U8 playlists: one path per line, relative to the playlist's folder; `#EXTINF`
+/// M3U/M3U8 playlists: one path or http(s) URL per line, relative to the playlist's folder; `#EXTINF`
 /// and other `#` lines are comments here. A line is read as UTF-8 (M3U8); a line that is
 /// not UTF-8 names the file with exactly those bytes if there is one (a Latin-1 name on a
 /// Linux disk), else is read as Latin-1 (a Windows playlist for files with UTF-8 names).
@@ -19,7 +19,11 @@ public struct M3UPlaylist: Sendable, Equatable {
         for raw in bytes.split(whereSeparator: { $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\r") }) {
             let line = entry(raw).trimmingSpaces
             guard !line.isEmpty, !line.hasPrefix("#") else { continue }
-            if line.firstRange(of: "://") != nil { continue }  // streams come later
+            if NetworkPlayback.isURL(line) {
+                entries.append(line)  // a track on a web server, downloaded when it plays
+                continue
+            }
+            if line.firstRange(of: "://") != nil { continue }  // other schemes are not played
             entries.append(exactEntry(raw, folder: folder) ?? (line.hasPrefix("/") ? line : "\(folder)/\(line)"))
         }
         let file = path.split(separator: "/").last.map(String.init) ?? path

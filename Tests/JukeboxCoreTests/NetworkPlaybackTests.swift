@@ -1,0 +1,169 @@
+import Foundation
+import Testing
+@testable import JukeboxCore
+
+/// Tracks on a web server: the byte bookkeeping as plain values, then the real thing
+/// against nginx on loopback: decoding while downloading, seeking past what has arrived,
+/// a server cut mid-download, the cache's copy played with the server gone, and the
+/// servers that answer with something else than audio.
+@Suite(.serialized) struct NetworkPlaybackTests {
+    // MARK: Bookkeeping
+
+    @Test func byteRangesMergeAndTellTheHoles() {
+        var ranges = ByteRanges()
+        ranges.insert(100..<200)
+        ranges.insert(0..<50)
+        ranges.insert(300..<400)
+        #expect(ranges.available(from: 0) == 50 && ranges.available(from: 120) == 80 && ranges.available(from: 250) == 0)
+        #expect(ranges.firstMissing(from: 0, below: 400) == 50)
+        #expect(ranges.firstMissing(from: 120, below: 400) == 200)
+        #expect(ranges.firstMissing(from: 300, below: 400) == nil)
+        ranges.insert(50..<100)
+        ranges.insert(150..<300)
+        #expect(ranges.ranges == [0..<400] && ranges.covers(0..<400) && ranges.byteCount == 400)
+    }
+
+    @Test func responseHeadsReadRangesAndValidators() {
+        var head = HTTPResponseHead()
+        for line in ["HTTP/1.1 302 Found", "Location: /b", "HTTP/1.1 206 Partial Content", "Content-Type: audio/flac",
+                     "Content-Range: bytes 1000-1999/5000", "Content-Length: 1000", "ETag: \"abc\"",
+                     "Last-Modified: Wed, 25 Nov 2026 02:32:09 GMT", "icy-name: Test FM"] {
+            head.take(line: line + "\r\n")
+        }
+        #expect(head.status == 206 && head.start == 1000 && head.totalLength == 5000)
+        #expect(head.etag == "\"abc\"" && head.lastModified == "Wed, 25 Nov 2026 02:32:09 GMT" && head.icyName == "Test FM")
+        #expect(head.looksLikeAudio)
+        head.take(line: "HTTP/1.1 200 OK")
+        head.take(line: "Content-Type: text/html; charset=utf-8")
+        #expect(head.start == 0 && !head.looksLikeAudio)
+    }
+
+    // MARK: Against nginx
+
+    /// A folder served by nginx with the fixtures' FLAC and MP3 and an HTML page.
+    func served() throws -> (WebServer, String) {
+        let folder = try Fixtures.shared.scratchFolder("web")
+        for name in ["music16.flac", "music.mp3", "noseek16.flac"] where !FileManager.default.fileExists(atPath: "\(folder)/\(name)") {
+            try FileManager.default.copyItem(atPath: Fixtures.shared.path(name), toPath: "\(folder)/\(name)")
+        }
+        try "<html><body>Sign in to the hotel Wi-Fi</body></html>".write(toFile: "\(folder)/portal.html", atomically: true, encoding: .utf8)
+        return (try WebServer(serving: folder, slowRate: 160 << 10), folder)
+    }
+
+    func cache(_ name: String) throws -> DownloadCache {
+        let folder = Fixtures.shared.path("cache-\(name)")
+        try? FileManager.default.removeItem(atPath: folder)
+        let cache = DownloadCache(settings: .init(folder: folder, capacity: 64 << 20))
+        #expect(cache.prepare() == nil)
+        return cache
+    }
+
+    func decoded(_ source: any MediaSource) throws -> [UInt8] {
+        let decoder: any AudioDecoder = switch try FormatSniffer.sniff(source) {
+        case .flac: try FLACDecoder(reader: source)
+        case .mp3: try MP3Decoder(reader: source)
+        case .wav: try WAVDecoder(reader: source)
+        }
+        return try decoder.readAll()
+    }
+
+    @Test func aURLDecodesLikeTheFileItCameFrom() throws {
+        let (server, _) = try served()
+        for name in ["music16.flac", "music.mp3"] {
+            let local = try AudioFile.open(Fixtures.shared.path(name)).readAll()
+            let remote = try AudioFile.open(server.url(name)).readAll()
+            #expect(!local.isEmpty && remote == local, "\(name)")
+            let slow = try AudioFile.open(server.url("slow/\(name)")).readAll()
+            #expect(slow == local, "\(name) throttled")
+        }
+    }
+
+    @Test func aSeekPastWhatHasArrivedAsksForThatByte() throws {
+        let (server, _) = try served()
+        for name in ["music16.flac", "noseek16.flac"] {
+            let local = try AudioFile.open(Fixtures.shared.path(name))
+            let remote = try AudioFile.open(server.url("trickle/\(name)"))
+            let target = remote.info.totalFrames * 4 / 5
+            try local.seek(toFrame: target)
+            try remote.seek(toFrame: target)
+            let (near, far) = (try remote.readAll(maxFrames: 22_050), try local.readAll(maxFrames: 22_050))
+            #expect(near == far, "\(name)")
+        }
+        #expect(server.requests.contains { $0.hasPrefix("GET /trickle/music16.flac") && $0.hasSuffix(" 206") }, "\(server.requests)")
+    }
+
+    @Test func aDownloadCutMidwayResumesAndTheCopyIsExact() throws {
+        let (server, folder) = try served()
+        let cache = try cache("cut")
+        let url = server.url("slow/music16.flac")
+        let source = try HTTPSource(url: url, cache: cache)
+        var first = [UInt8](repeating: 0, count: 16 << 10)
+        #expect(try first.withUnsafeMutableBytes { try source.read(into: $0, at: 0) } > 0)
+        server.stop()  // the link is cut mid-download
+        usleep(700_000)
+        #expect(source.buffered.problem != nil, "a cut server shows as a problem while it retries")
+        try server.start()
+        let whole = try decoded(source)
+        let expected = try AudioFile.open(Fixtures.shared.path("music16.flac")).readAll()
+        #expect(whole == expected)
+        // The rest came with a Range request, and the cache holds the file byte for byte.
+        #expect(server.requests.contains { $0.hasPrefix("GET /slow/music16.flac") && $0.hasSuffix(" 206") }, "\(server.requests)")
+        var copy: (path: String, entry: DownloadCache.Entry)?
+        for _ in 0..<200 where copy == nil {
+            copy = cache.complete(url)
+            usleep(10_000)
+        }
+        let kept = try #require(copy)
+        #expect(FileManager.default.contents(atPath: kept.path) == FileManager.default.contents(atPath: "\(folder)/music16.flac"))
+        let length = Int64(try Fixtures.shared.bytes("music16.flac").count)
+        #expect(kept.entry.etag != nil && kept.entry.length == length)
+    }
+
+    @Test func aCachedTrackPlaysWithTheServerGone() throws {
+        let (server, _) = try served()
+        let cache = try cache("offline")
+        defer { NetworkPlayback.configure(nil) }
+        #expect(NetworkPlayback.configure(cache.settings) == nil)
+        let url = server.url("music.mp3")
+        let online = try AudioFile.open(url).readAll()
+        for _ in 0..<200 where cache.complete(url) == nil { usleep(10_000) }
+        server.stop()
+        let offline = try AudioFile.open(url).readAll()
+        #expect(!online.isEmpty && offline == online)
+        let local = try AudioFile.open(Fixtures.shared.path("music.mp3")).readAll()
+        #expect(local == offline)
+    }
+
+    @Test func badServersAndBadURLsGetAClearReason() throws {
+        let (server, _) = try served()
+        func failure(_ url: String) -> String {
+            do {
+                _ = try AudioFile.open(url)
+                return "opened"
+            } catch {
+                return "\(error)"
+            }
+        }
+        #expect(failure(server.url("missing.flac")) == "\(server.url("missing.flac")): the server answered HTTP 404 (not found)")
+        #expect(failure(server.url("portal.html")).hasSuffix("the server sent text/html, not audio"))
+        #expect(failure(server.url("loop")).hasSuffix("more than 5 redirects (a redirect loop?)"))
+        #expect(failure("http://jukebox-test.invalid/a.flac") == "http://jukebox-test.invalid/a.flac: cannot resolve host jukebox-test.invalid (no DNS or no network?)")
+        let closed = "http://127.0.0.1:\(try WebServer.freePort())/a.flac"
+        #expect(failure(closed) == "\(closed): connection refused")
+    }
+
+    @Test func clientsQueueURLs() throws {
+        let engine = FakeEngine()
+        let player = Player(engine: engine)
+        let session = ControlSession(player: player, scope: .init(musicDirectory: "/srv/music/"))
+        func say(_ line: String) -> String {
+            guard case .reply(let text) = session.handle(line: line) else { return "" }
+            return text
+        }
+        #expect(say("add http://radio.example/a.mp3") == "OK\n")
+        #expect(say("addid \"https://nas.local/music/b%20c.flac\"") == "Id: 2\nOK\n")
+        #expect(say("playlistinfo").contains("file: http://radio.example/a.mp3\n"))
+        #expect(say("add \"http://bad url\"") == "ACK [2@0] {add} Malformed URL\n")
+        #expect(say("add ftp://host/a.mp3").hasPrefix("ACK [50@0]"))
+    }
+}
