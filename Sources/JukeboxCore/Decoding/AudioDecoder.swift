@@ -22,12 +22,6 @@ public protocol AudioDecoder: AnyObject {
     var interruption: DecodeInterruption? { get set }
 }
 
-/// True when the caller has something more urgent (a stop, seek, load or shutdown).
-public typealias DecodeInterruption = () -> Bool
-
-/// A `read` or `seek` given up because the interruption check asked for it.
-public struct DecodeInterrupted: Error, Equatable {}
-
 /// Recoverable problems, kept in order and bounded so a file full of damage cannot grow
 /// memory without limit. A message repeated back to back is counted, not stored again.
 public struct DecodeWarnings: Sendable {

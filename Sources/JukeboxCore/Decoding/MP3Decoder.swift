@@ -148,7 +148,7 @@ final class MP3Decoder: AudioDecoder {
 
     private func readMetadata() -> TrackMetadata {
         do {
-            return try MP3Tags.metadata(in: reader.source, mpegFrameSeconds: mpegFrameSeconds)
+            return try MP3Tags.metadata(in: reader.source, mpegFrameSeconds: mpegFrameSeconds, readingTheEnd: !(reader.source is HTTPSource))
         } catch {
             warnings.add("tags not read: \(error)")
             return TrackMetadata()

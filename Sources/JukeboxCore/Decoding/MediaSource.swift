@@ -24,3 +24,9 @@ extension MediaSource {
         return bytes
     }
 }
+
+/// True when the caller has something more urgent (a stop, seek, load or shutdown).
+public typealias DecodeInterruption = () -> Bool
+
+/// A `read` or `seek` given up because the interruption check asked for it.
+public struct DecodeInterrupted: Error, Equatable {}

@@ -168,12 +168,12 @@ private enum FrameKind {
     }
 }
 
-/// Tags of an MP3 file: ID3v2 at the start, ID3v1 in the last 128 bytes filling gaps.
-/// A download's ID3v1 is left alone: its end is the last byte to arrive.
+/// Tags of an MP3 file: ID3v2 at the start, ID3v1 in the last 128 bytes filling gaps
+/// (unless `readingTheEnd` is false: a download's end is the last byte to arrive).
 enum MP3Tags {
-    static func metadata(in source: some TagBytes, mpegFrameSeconds: Double) throws -> TrackMetadata {
+    static func metadata(in source: some TagBytes, mpegFrameSeconds: Double, readingTheEnd: Bool = true) throws -> TrackMetadata {
         var m = try ID3v2Reader.metadata(in: source, mpegFrameSeconds: mpegFrameSeconds) ?? TrackMetadata()
-        if !(source is HTTPSource), source.size >= 128, let old = ID3v1.metadata(try source.read(at: source.size - 128, count: 128)) {
+        if readingTheEnd, source.size >= 128, let old = ID3v1.metadata(try source.read(at: source.size - 128, count: 128)) {
             m.fillGaps(from: old)
         }
         return m
