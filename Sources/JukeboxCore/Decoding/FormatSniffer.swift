@@ -14,12 +14,18 @@ enum FormatSniffer {
             throw MediaError.unsupported(file.path, "RF64 WAV files are not supported")
         }
         let audioStart = try offsetAfterID3v2(file)
-        let probe = try file.read(at: audioStart, count: mpegSearchWindow)
-        if probe.starts(with: Array("fLaC".utf8)) { return .flac }
-        if let other = knownOtherFormat(probe) {
-            throw MediaError.unsupported(file.path, "\(other) files are not supported")
+        // A small look first, a wider one only when it is needed: a download or a radio
+        // stream would otherwise wait for the whole window before the first sound.
+        var probe: [UInt8] = []
+        for window in [4 << 10, 16 << 10, mpegSearchWindow] {
+            probe = try file.read(at: audioStart, count: window)
+            if probe.starts(with: Array("fLaC".utf8)) { return .flac }
+            if let other = knownOtherFormat(probe) {
+                throw MediaError.unsupported(file.path, "\(other) files are not supported")
+            }
+            if findMPEGFrames(probe, afterID3v2: audioStart > 0) != nil { return .mp3 }
+            if probe.count < window { break }
         }
-        if findMPEGFrames(probe, afterID3v2: audioStart > 0) != nil { return .mp3 }
         if audioStart >= file.size {
             throw MediaError.truncated(file.path, "file ends inside its ID3v2 tag, no audio follows")
         }
