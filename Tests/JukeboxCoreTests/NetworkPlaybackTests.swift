@@ -167,3 +167,101 @@ import Testing
         #expect(say("add ftp://host/a.mp3").hasPrefix("ACK [50@0]"))
     }
 }
+
+/// Internet radio: a live stream with no length and in-band titles, from a station on
+/// loopback (`RadioStation`).
+@Suite(.serialized) struct InternetRadioTests {
+    @Test func theDemuxerTakesTitlesOutOfTheAudio() {
+        var demuxer = ICYDemuxer(interval: 4)
+        let title = Array("StreamTitle='Ab - Cd';".utf8)
+        let padded = title + [UInt8](repeating: 0, count: 32 - title.count)
+        let stream: [UInt8] = [1, 2, 3, 4, 2] + padded + [5, 6, 7, 8, 0, 9, 10]
+        var audio: [UInt8] = []
+        var titles: [String] = []
+        // In pieces of every size, as the network cuts them.
+        for size in [1, 3, 7, 64] {
+            audio = []
+            titles = []
+            demuxer = ICYDemuxer(interval: 4)
+            var at = 0
+            while at < stream.count {
+                let piece = Array(stream[at..<min(stream.count, at + size)])
+                titles += piece.withUnsafeBytes { demuxer.feed($0) { audio += $0 } }
+                at += size
+            }
+            #expect(audio == Array(1...10) && titles == ["Ab - Cd"], "pieces of \(size)")
+        }
+        #expect(ICYDemuxer.title(in: Array("StreamTitle='Rock'n'Roll';StreamUrl='';".utf8)) == "Rock'n'Roll")
+        #expect(ICYDemuxer.title(in: [0x53] + Array("treamTitle='Caf\u{e9}';".utf8)) == "Café")
+        #expect(ICYDemuxer.title(in: Array("StreamTitle='';".utf8)) == nil)
+    }
+
+    @Test func aRingKeepsTheLastBytes() {
+        var ring = LiveRing(capacity: 8)
+        [UInt8](1...5).withUnsafeBytes { ring.append($0) }
+        [UInt8](6...11).withUnsafeBytes { ring.append($0) }
+        var out = [UInt8](repeating: 0, count: 16)
+        let got = out.withUnsafeMutableBytes { ring.read(from: 0, into: $0) }
+        #expect(got.from == 3 && got.count == 8 && Array(out[..<8]) == Array(4...11))
+        let none = out.withUnsafeMutableBytes { ring.read(from: 11, into: $0) }
+        #expect(none.count == 0)
+    }
+
+    @Test func aStationPlaysAndTellsItsNameAndTitles() throws {
+        let station = try RadioStation(playing: Fixtures.shared.path("cbr.mp3"), bytesPerSecond: 64 << 10, bytesPerSong: 40 << 10)
+        let news = NewsLog()
+        let decoder = try AudioFile.open(station.url)
+        let stream = try #require(decoder.source as? HTTPSource)
+        stream.listen { news.add($0) }
+        #expect(stream.isLive && decoder.info.totalFrames == 0 && decoder.info.sampleRate == 44_100)
+        // Four seconds of audio, with sound in it, while the titles change.
+        let audio = try decoder.readAll(maxFrames: 4 * 44_100)
+        #expect(audio.count == 4 * 44_100 * 4)
+        #expect(audio.contains { $0 != 0 })
+        #expect(news.wait { $0.contains(.title(RadioStation.title(2))) }, "\(news.all)")
+        #expect(news.all.first == .station(station.name))
+        #expect(news.all.contains(.title(RadioStation.title(1))))
+        // A live stream cannot be sought in, and its length is not made up.
+        #expect(throws: MediaError.self) { try decoder.seek(toFrame: 44_100) }
+    }
+
+    @Test func aStationsTitleReachesClients() throws {
+        let station = try RadioStation(playing: Fixtures.shared.path("cbr.mp3"), bytesPerSecond: 24 << 10, bytesPerSong: 24 << 10)
+        let config = Fixtures.shared.path("radio.toml")
+        try "[playback]\nautoplay = false\n[control]\nkeyboard = false\n[network]\ncache_dir = \"\"\n".write(toFile: config, atomically: true, encoding: .utf8)
+        let (folder, _) = try Fixtures.shared.sineFolder("radio", seconds: 2)
+        let daemon = try RunningDaemon(name: "radio", config: config, musicDirectory: folder, device: "null-sink")
+        func mpc(_ arguments: [String]) -> String {
+            (try? Tools.run("mpc", ["--host=\(daemon.socket)"] + arguments, check: false).text) ?? ""
+        }
+        #expect(daemon.wait(seconds: 20) { mpc(["status"]).contains("volume") })
+        _ = mpc(["clear"])
+        _ = mpc(["add", station.url])
+        _ = mpc(["play"])
+        var song = ""
+        #expect(daemon.wait(seconds: 20) {
+            song = mpc(["-f", "%name% :: %title%", "current"])
+            return song.contains(RadioStation.title(2))
+        }, "\(song)\n\(daemon.log)")
+        #expect(song.hasPrefix("\(station.name) :: "))
+        #expect(mpc(["status"]).contains("[playing]"))
+        // Each title once in the log, though the station repeats it in every block.
+        #expect(daemon.log.components(separatedBy: "♪ \(RadioStation.title(2))\n").count == 2, "\(daemon.log)")
+    }
+}
+
+/// What a stream said, in order, from its thread.
+final class NewsLog: @unchecked Sendable {
+    private let lock = NSLock()
+    private var items: [StreamNews] = []
+    func add(_ news: StreamNews) { lock.withLock { items.append(news) } }
+    var all: [StreamNews] { lock.withLock { items } }
+    func wait(seconds: Double = 15, until condition: ([StreamNews]) -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if condition(all) { return true }
+            usleep(20_000)
+        }
+        return condition(all)
+    }
+}

@@ -63,6 +63,7 @@ extension ControlSession {
                 out.append(contentsOf: MPDProtocol.value(value).utf8)
                 out.append(0x0a)
             }
+            if let name = known.name { line("Name: ", name) }
             if known.seconds > 0 {
                 line("Time: ", Int(known.seconds.rounded()))
                 let ms = Int((known.seconds * 1000).rounded())

@@ -5,6 +5,8 @@
 /// `read` fills a caller-owned buffer, so steady-state decoding allocates nothing.
 public protocol AudioDecoder: AnyObject {
     var path: String { get }
+    /// Where its bytes come from: a file, or a download (`HTTPSource`) with news of its own.
+    var source: any MediaSource { get }
     var container: ContainerFormat { get }
     var info: StreamInfo { get }
     var metadata: TrackMetadata { get }
@@ -52,7 +54,11 @@ public enum AudioFile {
     public static func open(_ path: String, interruption: DecodeInterruption? = nil) throws -> any AudioDecoder {
         let reader: any MediaSource = NetworkPlayback.isURL(path)
             ? try NetworkPlayback.open(path, interruption: interruption) : try FileReader(path: path)
-        let decoder: any AudioDecoder = switch try FormatSniffer.sniff(reader) {
+        let format = try FormatSniffer.sniff(reader)
+        if (reader as? HTTPSource)?.isLive == true, format != .mp3 {
+            throw MediaError.unsupported(path, "a live \(format.rawValue.uppercased()) stream; internet radio plays in MP3")
+        }
+        let decoder: any AudioDecoder = switch format {
         case .flac: try FLACDecoder(reader: reader)
         // Counting an MP3's frames would wait for the whole download.
         case .mp3: try MP3Decoder(reader: reader, exactLength: !(reader is HTTPSource))

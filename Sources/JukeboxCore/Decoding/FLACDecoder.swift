@@ -14,6 +14,7 @@ import CFlac
 /// engine's interruption check is asked before each read.
 final class FLACDecoder: AudioDecoder {
     var path: String { file.path }
+    var source: any MediaSource { file }
     let container = ContainerFormat.flac
     private(set) var info = StreamInfo(sampleRate: 0, channels: 0, sampleFormat: .s16, totalFrames: 0)
     private(set) var metadata = TrackMetadata()

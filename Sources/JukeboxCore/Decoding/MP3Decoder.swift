@@ -15,6 +15,7 @@ import CMpg123
 ///   seeking is off: libmpg123 parses frame headers up to a target it has not indexed.
 final class MP3Decoder: AudioDecoder {
     var path: String { reader.source.path }
+    var source: any MediaSource { reader.source }
     /// Checked between `mpg123_read` calls; libmpg123's own resync limit bounds each call.
     /// The source asks it too, while it waits for bytes from the network.
     var interruption: DecodeInterruption? {
@@ -55,8 +56,12 @@ final class MP3Decoder: AudioDecoder {
         // libmpg123 reads a whole ID3v2 tag into memory to parse it; MP3Tags reads it frame
         // by frame instead, so libmpg123 only steps over it.
         var flags = MPG123_GAPLESS.rawValue | MPG123_QUIET.rawValue | MPG123_SKIP_ID3V2.rawValue
-        // Its ID3v1 check reads the last bytes, which a download has last.
-        if source is HTTPSource { flags |= MPG123_NO_PEEK_END.rawValue }
+        // Its ID3v1 check reads the last bytes, which a download has last; a live stream
+        // has no end at all, and resyncs better with a little look-ahead.
+        if let download = source as? HTTPSource {
+            flags |= MPG123_NO_PEEK_END.rawValue
+            if download.isLive { flags |= MPG123_SEEKBUFFER.rawValue }
+        }
         try check(mpg123_param2(handle, Int32(MPG123_ADD_FLAGS.rawValue), Int(flags), 0), "setting decoder flags")
         try check(mpg123_param2(handle, Int32(MPG123_PREFRAMES.rawValue), Self.seekPrimingFrames, 0), "setting seek priming")
         try check(mpg123_format_none(handle), "clearing output formats")
@@ -75,8 +80,10 @@ final class MP3Decoder: AudioDecoder {
         // Reads the first frame, and with it any Xing/LAME header.
         try check(mpg123_getformat(handle, &rate, &channels, &encoding), "reading the stream format")
         if exactLength, !Self.hasEncoderFrameCount(handle) { try check(mpg123_scan(handle), "scanning frames") }
-        let length = mpg123_length(handle)
-        guard length > 0 else { throw MediaError.corrupt(path, "no decodable MPEG audio frames") }
+        // A live stream has no length (0 here); a file without one has no audio.
+        let live = (source as? HTTPSource)?.isLive == true
+        let length = live ? 0 : mpg123_length(handle)
+        guard length > 0 || live else { throw MediaError.corrupt(path, "no decodable MPEG audio frames") }
         info = try StreamInfo(sampleRate: rate, channels: Int(channels), sampleFormat: .s16,
                               totalFrames: Int64(length)).validated(path)
         metadata = readMetadata()
@@ -136,6 +143,7 @@ final class MP3Decoder: AudioDecoder {
     }
 
     func seek(toFrame frame: Int64) throws {
+        if info.totalFrames == 0, frame == 0, position == 0 { return }  // a live stream, at its start
         let target = max(0, min(frame, info.totalFrames))
         let reached = mpg123_seek(handle, off_t(target), Int32(SEEK_SET))
         if let failure = reader.takeFailure() { throw failure }
@@ -199,6 +207,8 @@ private final class MPG123Reader {
     }
 
     func seek(_ target: Int64, whence: Int32) -> Int64 {
+        // A live stream cannot be sought in: libmpg123 then reads it as a stream.
+        if source.size == .max, !(whence == SEEK_CUR && target == 0) { return -1 }
         let base: Int64 = switch whence {
         case SEEK_CUR: offset
         case SEEK_END: source.size

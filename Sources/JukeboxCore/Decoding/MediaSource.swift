@@ -3,23 +3,29 @@
 /// are there; a source that waits asks `interruption` between bounded waits and throws
 /// `DecodeInterrupted` when it says so, so a stop or a seek is never held up by the
 /// network.
-protocol MediaSource: AnyObject, TagBytes {
+public protocol MediaSource: AnyObject, TagBytes {
     /// What messages name: the file's path, or the URL.
     var path: String { get }
     /// The length in bytes.
     var size: Int64 { get }
-    /// Fills as much of `buffer` as the source has from `offset`; fewer bytes only at its end.
+    /// Some bytes from `offset` into `buffer`, waiting for at least one; 0 only at the end.
+    /// A file fills the buffer; a download gives what has arrived.
     func read(into buffer: UnsafeMutableRawBufferPointer, at offset: Int64) throws -> Int
     var interruption: DecodeInterruption? { get set }
 }
 
 extension MediaSource {
-    /// Up to `count` bytes at `offset`; fewer only at the end.
+    /// `count` bytes at `offset` (waiting for a download's); fewer only at the end.
     func read(at offset: Int64, count: Int) throws -> [UInt8] {
         guard count > 0, offset < size else { return [] }
         let wanted = Int(min(Int64(count), size - offset))
         var bytes = [UInt8](repeating: 0, count: wanted)
-        let got = try bytes.withUnsafeMutableBytes { try read(into: $0, at: offset) }
+        var got = 0
+        while got < wanted {
+            let n = try bytes.withUnsafeMutableBytes { try read(into: UnsafeMutableRawBufferPointer(rebasing: $0[got...]), at: offset + Int64(got)) }
+            if n == 0 { break }
+            got += n
+        }
         if got < wanted { bytes.removeLast(wanted - got) }
         return bytes
     }

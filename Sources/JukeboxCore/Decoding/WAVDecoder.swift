@@ -3,6 +3,7 @@
 /// read straight into the caller's buffer. 8-bit (unsigned) WAV is widened to 16-bit.
 final class WAVDecoder: AudioDecoder {
     var path: String { file.path }
+    var source: any MediaSource { file }
     let container = ContainerFormat.wav
     let info: StreamInfo
     private(set) var metadata = TrackMetadata()

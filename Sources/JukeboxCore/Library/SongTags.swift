@@ -15,6 +15,8 @@ public struct SongTags: Sendable, Equatable {
     public var seconds: Double = 0
     /// "44100:16:2", as MPD's `Format`.
     public var format: String?
+    /// A radio station's name, MPD's `Name`: known only while it plays, never indexed.
+    public var name: String?
 
     public init() {}
 
@@ -29,6 +31,7 @@ public struct SongTags: Sendable, Equatable {
         genre = m.genre
         composer = m.composer
         performer = m.performer
+        name = m.stationName
         if let info {
             seconds = info.durationSeconds
             format = "\(info.sampleRate):\(info.sampleFormat.bitsPerSample):\(info.channels)"

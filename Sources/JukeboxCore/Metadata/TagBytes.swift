@@ -1,7 +1,7 @@
 /// Where tag bytes come from: the audio file itself, or bytes already in memory (an
 /// unsynchronised tag, tests, the fuzzer). Readers ask for what they keep and skip the
 /// rest, so a tag's size never decides how much memory reading it costs.
-protocol TagBytes {
+public protocol TagBytes {
     var size: Int64 { get }
     /// Up to `count` bytes at `offset`; fewer only at the end.
     func read(at offset: Int64, count: Int) throws -> [UInt8]

@@ -12,6 +12,8 @@ public struct TrackMetadata: Sendable, Equatable {
     public var genre: String?
     public var composer: String?
     public var performer: String?
+    /// An internet radio station's name (`icy-name`), MPD's `Name`.
+    public var stationName: String?
     /// At most `TagLimits.maximumPictures`, none over `TagLimits.maximumPictureBytes`:
     /// whatever a reader adds, what is kept stays bounded.
     public var pictures: [EmbeddedPicture] = [] {

@@ -9,7 +9,9 @@ import Glibc
 /// - after a drop, from where it stopped, with a growing pause between attempts;
 /// - from the start again if the server ignores ranges.
 /// Once every byte is there (the length the server gave), the file becomes the cache's
-/// complete copy. Nothing here ever waits on the reader.
+/// complete copy. A live stream (internet radio: no length) goes instead to a bounded
+/// ring in memory, its in-band titles taken out, and is never kept; a drop reconnects to
+/// the live point. Nothing here ever waits on the reader.
 final class Download: @unchecked Sendable {
     struct Progress {
         /// The first response's head: the length and the validators.
@@ -21,6 +23,8 @@ final class Download: @unchecked Sendable {
         var problem: NetworkError?
         /// Given up: the reader gets this.
         var failure: NetworkError?
+        /// A live stream's last bytes, once the first answer showed it has no length.
+        var live: LiveRing?
         var complete = false
         /// The complete file is now the cache's copy.
         var kept = false
@@ -33,6 +37,15 @@ final class Download: @unchecked Sendable {
     let progress = ConditionLocked(Progress())
     private let cache: DownloadCache?
     private let limits: HTTPTransfer.Limits
+    /// Told each title a live stream sends (on the download's thread).
+    private let onTitle: @Sendable (String) -> Void
+    /// A live stream's in-band metadata, per connection, and the last title it gave
+    /// (stations repeat it in every block).
+    private var demuxer: ICYDemuxer?
+    private var lastTitle: String?
+
+    /// What a live stream keeps in memory: about 25 s of 160 kbit/s radio.
+    static let liveBytes = 512 << 10
 
     /// Attempts in a row without a byte before the download gives up: few before the
     /// server has ever answered (a dead URL is skipped in seconds), more once it has (a
@@ -46,9 +59,10 @@ final class Download: @unchecked Sendable {
 
     /// Starts the transfer. With a cache, the bytes go to its `.part` file; without one,
     /// to a temporary file that vanishes with the download.
-    init(url: String, cache: DownloadCache?, limits: HTTPTransfer.Limits = .init()) throws {
+    init(url: String, cache: DownloadCache?, limits: HTTPTransfer.Limits = .init(), onTitle: @escaping @Sendable (String) -> Void = { _ in }) throws {
         self.url = url
         self.limits = limits
+        self.onTitle = onTitle
         if let cache, cache.prepare() == nil {
             let part = cache.partPath(for: url)
             fd = try systemCall { FilePath.withCString(part) { open($0, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644) } }
@@ -110,6 +124,7 @@ final class Download: @unchecked Sendable {
     private func nextStart() -> Int64? {
         let (start, done): (Int64?, Bool) = progress.withLock { p in
             if p.stopping || p.complete || p.failure != nil { return (nil, false) }
+            if p.live != nil { return (0, false) }  // a live stream starts where it is now
             guard let length = p.head?.totalLength else { return (p.wanted, false) }
             let start = p.arrived.firstMissing(from: min(p.wanted, length), below: length)
                 ?? p.arrived.firstMissing(from: 0, below: length)
@@ -126,15 +141,23 @@ final class Download: @unchecked Sendable {
         let began = MonotonicClock.now()
         var refusal: NetworkError?
         let url = self.url
-        let (_, stopped) = try HTTPTransfer.get(url, from: start, limits: limits, onHead: { [self] head in
+        var live = false
+        let (_, stopped) = try HTTPTransfer.get(url, from: start, icy: true, limits: limits, onHead: { [self] head in
             refusal = check(head, askedFrom: start)
             if refusal != nil { return false }
             position = head.status == 206 ? head.start : 0
+            live = head.totalLength == nil
+            demuxer = head.icyMetaInterval.flatMap { $0 > 0 ? ICYDemuxer(interval: $0) : nil }
             progress.withLock { p in
                 if p.head == nil { p.head = head }
+                if live, p.live == nil { p.live = LiveRing(capacity: Self.liveBytes) }
             }
             return true
         }, onBody: { [self] bytes in
+            if live {
+                brought = true
+                return takeLive(bytes)
+            }
             if let error = writeAll(fd, bytes, at: position) {
                 refusal = .failed(url: url, reason: "cannot write the download: \(error)")
                 return false
@@ -164,17 +187,42 @@ final class Download: @unchecked Sendable {
         if !stopped, !brought {
             throw .failed(url: url, reason: "the connection closed before any audio arrived")
         }
+        // A live stream that ends was cut: reconnect, after a pause, as after a drop.
+        if live, !stopped { throw .failed(url: url, reason: "the stream ended") }
         return brought
+    }
+
+    /// A live stream's bytes: titles out, audio into the ring.
+    private func takeLive(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        var titles: [String] = []
+        progress.withLock { p in
+            if var demuxer {
+                titles = demuxer.feed(bytes) { p.live?.append($0) }
+                self.demuxer = demuxer
+            } else {
+                p.live?.append(bytes)
+            }
+            p.problem = nil
+            p.broadcast()
+        }
+        for title in titles where title != lastTitle {
+            lastTitle = title
+            onTitle(title)
+        }
+        return !progress.withLock { $0.stopping }
     }
 
     /// Refuses a response the file cannot be made from.
     private func check(_ head: HTTPResponseHead, askedFrom start: Int64) -> NetworkError? {
         guard head.looksLikeAudio else { return .notAudio(url: url, contentType: head.contentType ?? "?") }
+        let known = progress.withLock { $0.head }
         guard let length = head.totalLength else {
-            return .inconsistent(url: url, reason: "the server gives no length: a live stream, which is not played yet")
+            if let known, known.totalLength != nil {
+                return .inconsistent(url: url, reason: "the file became an endless stream on the server")
+            }
+            return nil  // a live stream
         }
-        let known = progress.withLock { $0.head?.totalLength }
-        if let known, known != length {
+        if let known = known?.totalLength, known != length {
             return .inconsistent(url: url, reason: "the file changed on the server while it downloaded (\(known) bytes, now \(length))")
         }
         return nil

@@ -6,11 +6,21 @@ import Glibc
 /// waits until its bytes have arrived, telling the download where it reads so that a
 /// seek ahead is fetched first. Waits are bounded steps that ask the decoder's
 /// interruption check, so a stop or a seek never waits on the network.
+///
+/// A live stream (internet radio) has no length: `size` is unbounded, `isLive` is true,
+/// and reads come from the download's ring in memory, in order.
 final class HTTPSource: MediaSource {
     let path: String
     let size: Int64
+    let isLive: Bool
     var interruption: DecodeInterruption?
     private let download: Download
+    private let news = ConditionLocked(News())
+    private struct News {
+        var station: String?
+        var title: String?
+        var listener: (@Sendable (StreamNews) -> Void)?
+    }
 
     /// How long a wait lasts before the interruption check is asked again.
     static let waitStepNanoseconds: UInt64 = 20_000_000
@@ -19,9 +29,19 @@ final class HTTPSource: MediaSource {
     init(url: String, cache: DownloadCache?, limits: HTTPTransfer.Limits = .init(), interruption: DecodeInterruption? = nil) throws {
         path = url
         self.interruption = interruption
-        download = try Download(url: url, cache: cache, limits: limits)
+        let news = self.news
+        download = try Download(url: url, cache: cache, limits: limits) { title in
+            let listener = news.withLock { n in
+                n.title = title
+                return n.listener
+            }
+            listener?(.title(title))
+        }
         do {
-            size = try Self.waitForLength(download, interruption: interruption)
+            let head = try Self.waitForHead(download, interruption: interruption)
+            isLive = head.totalLength == nil
+            size = head.totalLength ?? .max
+            news.withLock { $0.station = head.icyName.flatMap { $0.isEmpty ? nil : $0 } }
         } catch {
             download.stop()
             throw error
@@ -30,16 +50,30 @@ final class HTTPSource: MediaSource {
 
     deinit { download.stop() }
 
-    /// What the download has now: how much is here ahead of `offset`, and any problem.
-    var buffered: (bytes: Int64, problem: NetworkError?) {
-        download.progress.withLock { ($0.arrived.available(from: $0.wanted), $0.problem) }
+    /// Hears the station's name and each title from now on, starting with those already
+    /// known (on the download's thread).
+    func listen(_ listener: @escaping @Sendable (StreamNews) -> Void) {
+        let (station, title) = news.withLock { n in
+            n.listener = listener
+            return (n.station, n.title)
+        }
+        if let station { listener(.station(station)) }
+        if let title { listener(.title(title)) }
     }
 
-    private static func waitForLength(_ download: Download, interruption: DecodeInterruption?) throws -> Int64 {
+    /// What the download has now: how much is here ahead of the reader, and any problem.
+    var buffered: (bytes: Int64, problem: NetworkError?) {
+        download.progress.withLock { p in
+            let ahead = p.live.map { $0.end - p.wanted } ?? p.arrived.available(from: p.wanted)
+            return (ahead, p.problem)
+        }
+    }
+
+    private static func waitForHead(_ download: Download, interruption: DecodeInterruption?) throws -> HTTPResponseHead {
         try download.progress.withLock { p in
             while true {
                 if let failure = p.failure { throw MediaError.network(download.url, failure.reason) }
-                if let length = p.head?.totalLength { return length }
+                if let head = p.head { return head }
                 if interruption?() == true { throw DecodeInterrupted() }
                 p.wait(nanoseconds: waitStepNanoseconds)
             }
@@ -48,6 +82,7 @@ final class HTTPSource: MediaSource {
 
     func read(into buffer: UnsafeMutableRawBufferPointer, at offset: Int64) throws -> Int {
         guard offset < size, buffer.count > 0 else { return 0 }
+        if isLive { return try readLive(into: buffer, at: offset) }
         let count = try download.progress.withLock { p -> Int in
             if p.wanted != offset {
                 p.wanted = offset
@@ -65,6 +100,22 @@ final class HTTPSource: MediaSource {
             return try systemCall { pread(download.fd, buffer.baseAddress!, count, off_t(offset)) }
         } catch {
             throw MediaError.unreadable(path, "the downloaded bytes cannot be read back: \(error)")
+        }
+    }
+
+    /// From the ring, in memory; a reader that fell behind the ring skips ahead.
+    private func readLive(into buffer: UnsafeMutableRawBufferPointer, at offset: Int64) throws -> Int {
+        try download.progress.withLock { p in
+            p.wanted = offset
+            while true {
+                if let got = p.live?.read(from: offset, into: buffer), got.count > 0 {
+                    p.wanted = got.from + Int64(got.count)
+                    return got.count
+                }
+                if let failure = p.failure { throw MediaError.network(path, failure.reason) }
+                if interruption?() == true { throw DecodeInterrupted() }
+                p.wait(nanoseconds: Self.waitStepNanoseconds)
+            }
         }
     }
 }

@@ -53,7 +53,8 @@ struct HTTPResponseHead: Equatable, Sendable {
 
 /// One HTTP GET on the calling thread, through libcurl: redirects followed (a bounded
 /// number), connect and stall timeouts, a Range request from `offset`, and validators
-/// for a conditional request. The body goes to `onBody` as it arrives.
+/// for a conditional request; `icy` asks internet radio for its in-band titles. The body
+/// goes to `onBody` as it arrives.
 final class HTTPTransfer {
     struct Limits: Sendable, Equatable {
         var connectSeconds = 10
@@ -69,7 +70,7 @@ final class HTTPTransfer {
     /// `shouldStop`, asked a few times a second. Returns the final head (for a body-less
     /// answer such as 304, the only place it is told), and whether a handler stopped it.
     static func get(_ url: String, from offset: Int64 = 0, ifNoneMatch etag: String? = nil, ifModifiedSince date: String? = nil,
-                    limits: Limits = Limits(),
+                    icy: Bool = false, limits: Limits = Limits(),
                     onHead: @escaping (HTTPResponseHead) -> Bool, onBody: @escaping (UnsafeRawBufferPointer) -> Bool,
                     shouldStop: @escaping () -> Bool = { false }) throws(NetworkError) -> (head: HTTPResponseHead, stopped: Bool) {
         guard url.lowercased().hasPrefix("http://") || url.lowercased().hasPrefix("https://") else {
@@ -93,6 +94,8 @@ final class HTTPTransfer {
         if offset > 0 { try easy.set(CURLOPT_RESUME_FROM_LARGE, offset: offset) }
         if let etag { headers = curl_slist_append(headers, "If-None-Match: \(etag)") }
         if let date { headers = curl_slist_append(headers, "If-Modified-Since: \(date)") }
+        // Internet radio sends its titles in the stream only when asked.
+        if icy { headers = curl_slist_append(headers, "Icy-MetaData: 1") }
         if headers != nil { try easy.set(CURLOPT_HTTPHEADER, UnsafeMutableRawPointer(headers)) }
         try easy.set(CURLOPT_HEADERFUNCTION, function: httpHeaderCallback)
         try easy.set(CURLOPT_HEADERDATA, opaque)

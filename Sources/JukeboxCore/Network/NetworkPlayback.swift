@@ -29,3 +29,9 @@ public enum NetworkPlayback {
         return try HTTPSource(url: url, cache: cache, interruption: interruption)
     }
 }
+
+/// What a live stream tells while it plays: its station's name once, its titles as they change.
+public enum StreamNews: Sendable, Equatable {
+    case station(String)
+    case title(String)
+}

@@ -33,6 +33,8 @@ public enum EngineEvent: Sendable {
     case underrun(total: Int)
     /// A stretch of a track could not be decoded and plays as silence; the track goes on.
     case damaged(MediaError)
+    /// A live stream said its station's name, or a new title (internet radio).
+    case streamNews(token: Int, StreamNews)
     /// The decoder noted something about the file worth a log line (a lost sync, a CRC).
     case decoderNote(path: String, note: String)
     /// The device is set up: what was negotiated, for the log.

@@ -81,6 +81,7 @@ final class DecodeWorker: @unchecked Sendable {  // confined to the decode threa
         do {
             let decoder = try AudioFile.open(ref.path, interruption: interruption)
             engine.onEvent(.trackOpened(token: ref.token, info: decoder.info, metadata: decoder.metadata))
+            listenToStream(decoder, token: ref.token)
             current = (ref, decoder)
             ended = false
             // A new decoder is already at the start; an MP3 "seek" to 0 would prime from
@@ -90,6 +91,13 @@ final class DecodeWorker: @unchecked Sendable {  // confined to the decode threa
             ended = true
             engine.onEvent(.trackFailed(token: ref.token, error: MediaError(error, path: ref.path)))
         }
+    }
+
+    /// A radio stream's name and titles reach the player as they come (after the track
+    /// is known to it as opened).
+    private func listenToStream(_ decoder: any AudioDecoder, token: Int) {
+        guard let stream = decoder.source as? HTTPSource else { return }
+        stream.listen { [weak engine] news in engine?.onEvent(.streamNews(token: token, news)) }
     }
 
     private func seek(_ decoder: any AudioDecoder, to frame: Int64, token: Int) {
@@ -112,6 +120,7 @@ final class DecodeWorker: @unchecked Sendable {  // confined to the decode threa
         do {
             let decoder = try AudioFile.open(ref.path, interruption: interruption)
             engine.onEvent(.trackOpened(token: ref.token, info: decoder.info, metadata: decoder.metadata))
+            listenToStream(decoder, token: ref.token)
             next = (ref, decoder)
         } catch {
             next = nil

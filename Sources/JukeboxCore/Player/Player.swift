@@ -444,7 +444,8 @@ public final class Player: @unchecked Sendable {
     }
 
     private func seek(to seconds: Double) {
-        guard let info = currentInfo else { return }
+        // A live stream (no length) has nowhere to seek to.
+        guard let info = currentInfo, info.totalFrames > 0 else { return }
         engine.seek(toFrame: info.frame(atSeconds: min(seconds, info.durationSeconds)))
     }
 
@@ -535,6 +536,14 @@ public final class Player: @unchecked Sendable {
         case .trackOpened(let token, let info, let metadata):
             opened[token] = (info, metadata)
             consecutiveFailures = 0
+        case .streamNews(let token, let news):
+            guard var entry = opened[token] else { break }
+            switch news {
+            case .station(let name): entry.metadata.stationName = name
+            case .title(let title): entry.metadata.title = title
+            }
+            opened[token] = entry
+            if token == currentToken { notify() }
         case .decoderAdvanced(let token):
             guard let pending = pendingNext, pending.token == token else { break }
             decodedAhead.append(pending)
