@@ -152,6 +152,64 @@ import Testing
         #expect(failure(closed) == "\(closed): connection refused")
     }
 
+    @Test func aTLSFailureAndAStalledServerAreNamed() throws {
+        let (server, _) = try served()
+        let tls = "https://127.0.0.1:\(server.port)/music16.flac"  // a plain HTTP port
+        do {
+            _ = try AudioFile.open(tls)
+            Issue.record("a TLS handshake with a plain HTTP server succeeded")
+        } catch {
+            #expect("\(error)".hasPrefix("\(tls): TLS failed: "), "\(error)")
+        }
+        // A server that sends the start of a file and then nothing: the download says so
+        // (and retries from where it stopped) while the player waits.
+        let flac = try Fixtures.shared.bytes("music16.flac")
+        let stalling = try CannedServer(head: "HTTP/1.1 200 OK\nContent-Type: audio/flac\nContent-Length: \(flac.count)\n", body: Array(flac.prefix(40_000)))
+        let source = try HTTPSource(url: stalling.url("a.flac"), cache: nil, limits: .init(connectSeconds: 2, stallSeconds: 1))
+        var problem: NetworkError?
+        for _ in 0..<1500 where problem == nil {
+            problem = source.buffered.problem
+            usleep(10_000)
+        }
+        #expect(problem == .stalled(url: stalling.url("a.flac"), seconds: 1))
+        #expect(problem?.description == "\(stalling.url("a.flac")): nothing arrived for 1 s")
+    }
+
+    @Test func theDiskHoldsNoMoreThanTheCacheCap() throws {
+        // An endless stream that claims a length of 100 GB.
+        let endless = try CannedServer(head: "HTTP/1.1 200 OK\nContent-Type: audio/mpeg\nContent-Length: 100000000000\n",
+                                       body: try Fixtures.shared.bytes("cbr.mp3"))
+        let cache = try cache("cap")
+        do {
+            _ = try HTTPSource(url: endless.url("endless.mp3"), cache: cache)
+            Issue.record("a 100 GB download was started")
+        } catch {
+            #expect("\(error)" == "\(endless.url("endless.mp3")): the file is 95367 MiB, more than the 64 MiB the download cache may hold ([network] cache_mb)")
+        }
+    }
+
+    @Test func aSlowLinkBuffersAndPlaysOn() throws {
+        let (server, _) = try served()
+        let config = Fixtures.shared.path("buffering.toml")
+        try "[playback]\nautoplay = false\n[control]\nkeyboard = false\n[network]\ncache_dir = \"\"\nprebuffer_seconds = 1\n".write(toFile: config, atomically: true, encoding: .utf8)
+        let (folder, _) = try Fixtures.shared.sineFolder("buffering", seconds: 2)
+        let daemon = try RunningDaemon(name: "buffering", config: config, musicDirectory: folder, device: "null-sink")
+        func status() -> String { daemon.ctl(["status"]) ?? "" }
+        #expect(daemon.wait(seconds: 20) { status().contains("volume") })
+        _ = daemon.ctl(["clear"])
+        _ = daemon.ctl(["add", server.url("trickle/music16.flac")])
+        _ = daemon.ctl(["play"])
+        var seen = ""
+        // At 16 KiB/s a 39 KiB/s FLAC runs dry: the status says so, and it plays on.
+        #expect(daemon.wait(seconds: 30) {
+            seen = status()
+            return seen.contains("buffering: 1") && seen.contains("state: play")
+        }, "\(seen)\n\(daemon.log)")
+        #expect(seen.contains("buffered: "))
+        #expect(daemon.wait(seconds: 40) { status().contains("state: stop") }, "\(daemon.log)")
+        #expect(daemon.log.contains("playing 1/1: Plucked"))
+    }
+
     @Test func clientsQueueURLs() throws {
         let engine = FakeEngine()
         let player = Player(engine: engine)

@@ -16,7 +16,7 @@ public struct ConfigChange: Sendable, Equatable {
         case display
         /// The download cache's folder and size.
         case network
-        /// Read only at start: autoplay, resume, keyboard, the keys' skip step.
+        /// Read only at start: autoplay, resume, keyboard, the keys' skip step, the pre-buffer.
         case startOnly = "start-only settings"
     }
 
@@ -34,9 +34,10 @@ public struct ConfigChange: Sendable, Equatable {
             || old.library.playlist != new.library.playlist { parts.insert(.library) }
         if old.state != new.state { parts.insert(.state) }
         if old.display != new.display { parts.insert(.display) }
-        if old.network != new.network { parts.insert(.network) }
+        if old.network.cache != new.network.cache { parts.insert(.network) }
         if old.playback.autoplay != new.playback.autoplay || old.playback.resume != new.playback.resume
-            || old.playback.skipSeconds != new.playback.skipSeconds || old.control.keyboard != new.control.keyboard {
+            || old.playback.skipSeconds != new.playback.skipSeconds || old.control.keyboard != new.control.keyboard
+            || old.network.prebufferSeconds != new.network.prebufferSeconds {
             parts.insert(.startOnly)
         }
         self.parts = parts

@@ -80,6 +80,8 @@ public struct JukeboxConfig: Sendable, Equatable {
         /// Played tracks are kept here to play again offline; empty: nothing is kept.
         public var cacheDirectory = "/var/cache/jukebox"
         public var cacheBytes: Int64 = 512 << 20
+        /// Seconds of a network track downloaded before it starts (read at start).
+        public var prebufferSeconds = 2.0
 
         public init() {}
 

@@ -23,6 +23,9 @@ extension ControlSession {
             out += "duration: \(format3(s.duration))\n"
             if let info = s.info { out += "audio: \(info.sampleRate):\(info.sampleFormat.bitsPerSample):\(info.channels)\n" }
         }
+        // Not MPD's: a network track's seconds downloaded ahead, and a wait for the network.
+        if let buffered = s.bufferedSeconds { out += "buffered: \(format3(buffered))\n" }
+        if s.buffering { out += "buffering: 1\n" }
         if let next = s.upcoming { out += "nextsong: \(next.position)\nnextsongid: \(next.id)\n" }
         if let updating { out += "updating_db: \(updating)\n" }
         // Not MPD's: where the audio goes (clients skip keys they do not know).

@@ -97,6 +97,7 @@ public final class Daemon: @unchecked Sendable {
         hotplug = HotplugMonitor(logger: logger)
         var engineSettings = AudioEngine.Settings()
         engineSettings.onOutputLost = config.audio.onOutputLost
+        engineSettings.prebufferSeconds = config.network.prebufferSeconds
         engine = AudioEngine(route: Self.chooseRoute(config.audio, logger: logger), settings: engineSettings)
         outputs = OutputSwitches(devices: config.audio.devices)
         player = Player(engine: engine, settings: ConfigChange.playerSettings(config))

@@ -11,6 +11,7 @@ struct EngineEventLog: Sendable {
         case .damaged(let error): logger.notice("\(error)")
         case .decoderNote(let path, let note): logger.notice("\(path): \(note)")
         case .streamNews(_, .title(let title)): logger.info("♪ \(title)")
+        case .streamNews(_, .problem(let error)): logger.warning("\(error); retrying")
         case .outputConfigured(let negotiated): logger.notice("output: \(negotiated)")
         case .mixerChanged(let mixer, let note): logger.notice("mixer: \(note ?? mixer)")
         case .mixerOpened(let address): hotplug.watchMixer(address)

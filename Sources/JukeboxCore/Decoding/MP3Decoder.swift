@@ -86,6 +86,8 @@ final class MP3Decoder: AudioDecoder {
         guard length > 0 || live else { throw MediaError.corrupt(path, "no decodable MPEG audio frames") }
         info = try StreamInfo(sampleRate: rate, channels: Int(channels), sampleFormat: .s16,
                               totalFrames: Int64(length)).validated(path)
+        var frameInfo = mpg123_frameinfo2()
+        if mpg123_info2(handle, &frameInfo) == MPG123_OK.rawValue, frameInfo.bitrate > 0 { info.bitrate = Int(frameInfo.bitrate) * 1000 }
         metadata = readMetadata()
     }
 

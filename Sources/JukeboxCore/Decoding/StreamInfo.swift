@@ -31,8 +31,11 @@ public struct StreamInfo: Sendable, Equatable {
     public var sampleRate: Int
     public var channels: Int
     public var sampleFormat: SampleFormat
-    /// Exact length in frames (one sample per channel).
+    /// Exact length in frames (one sample per channel); 0 for a live stream.
     public var totalFrames: Int64
+    /// The encoded bits a second an MP3 states in its frames, for what is not yet decoded
+    /// of a stream; nil where the format does not say (FLAC, WAV).
+    public var bitrate: Int?
 
     public init(sampleRate: Int, channels: Int, sampleFormat: SampleFormat, totalFrames: Int64) {
         self.sampleRate = sampleRate

@@ -37,12 +37,16 @@ final class Download: @unchecked Sendable {
     let progress = ConditionLocked(Progress())
     private let cache: DownloadCache?
     private let limits: HTTPTransfer.Limits
-    /// Told each title a live stream sends (on the download's thread).
-    private let onTitle: @Sendable (String) -> Void
+    /// Told each title a live stream sends, and each new problem while it retries (on the
+    /// download's thread).
+    private let onNews: @Sendable (StreamNews) -> Void
     /// A live stream's in-band metadata, per connection, and the last title it gave
     /// (stations repeat it in every block).
     private var demuxer: ICYDemuxer?
     private var lastTitle: String?
+
+    /// The largest file downloaded without a cache (to a temporary file).
+    static let uncachedLimit: Int64 = 512 << 20
 
     /// What a live stream keeps in memory: about 25 s of 160 kbit/s radio.
     static let liveBytes = 512 << 10
@@ -59,10 +63,10 @@ final class Download: @unchecked Sendable {
 
     /// Starts the transfer. With a cache, the bytes go to its `.part` file; without one,
     /// to a temporary file that vanishes with the download.
-    init(url: String, cache: DownloadCache?, limits: HTTPTransfer.Limits = .init(), onTitle: @escaping @Sendable (String) -> Void = { _ in }) throws {
+    init(url: String, cache: DownloadCache?, limits: HTTPTransfer.Limits = .init(), onNews: @escaping @Sendable (StreamNews) -> Void = { _ in }) throws {
         self.url = url
         self.limits = limits
-        self.onTitle = onTitle
+        self.onNews = onNews
         if let cache, cache.prepare() == nil {
             let part = cache.partPath(for: url)
             fd = try systemCall { FilePath.withCString(part) { open($0, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644) } }
@@ -107,13 +111,16 @@ final class Download: @unchecked Sendable {
                 if try fetch(from: start) { attempt = 0 } else { attempt += 1 }
             } catch {
                 attempt += 1
-                progress.withLock { p in
+                let (giveUp, new) = progress.withLock { p in
                     let limit = p.head == nil ? Self.attemptsBeforeAnAnswer : Self.attemptsAfterAnAnswer
                     let giveUp = !error.isTransient || attempt >= limit
+                    let new = !giveUp && p.problem != error
                     if giveUp { p.failure = error } else { p.problem = error }
                     p.broadcast()
+                    return (giveUp, new)
                 }
-                if progress.withLock({ $0.failure != nil }) { return }
+                if new { onNews(.problem(error)) }
+                if giveUp { return }
             }
             if attempt > 0 { pause(before: attempt) }
         }
@@ -207,20 +214,28 @@ final class Download: @unchecked Sendable {
         }
         for title in titles where title != lastTitle {
             lastTitle = title
-            onTitle(title)
+            onNews(.title(title))
         }
         return !progress.withLock { $0.stopping }
     }
 
     /// Refuses a response the file cannot be made from.
     private func check(_ head: HTTPResponseHead, askedFrom start: Int64) -> NetworkError? {
-        guard head.looksLikeAudio else { return .notAudio(url: url, contentType: head.contentType ?? "?") }
         let known = progress.withLock { $0.head }
+        // Only the first answer's type is judged: some servers (busybox httpd) label every
+        // partial answer text/html, whatever the file.
+        if known == nil, !head.looksLikeAudio { return .notAudio(url: url, contentType: head.contentType ?? "?") }
         guard let length = head.totalLength else {
             if let known, known.totalLength != nil {
                 return .inconsistent(url: url, reason: "the file became an endless stream on the server")
             }
             return nil  // a live stream
+        }
+        // The disk holds at most the cache's cap: a larger file (or an endless stream that
+        // claims a huge length) is refused rather than filling the card.
+        let cap = cache?.settings.capacity ?? Self.uncachedLimit
+        if length > cap {
+            return .inconsistent(url: url, reason: "the file is \(length >> 20) MiB, more than the \(cap >> 20) MiB the download cache may hold ([network] cache_mb)")
         }
         if let known = known?.totalLength, known != length {
             return .inconsistent(url: url, reason: "the file changed on the server while it downloaded (\(known) bytes, now \(length))")

@@ -22,6 +22,10 @@ final class HTTPSource: MediaSource {
         var listener: (@Sendable (StreamNews) -> Void)?
     }
 
+    /// Told when a read starts waiting for the network and when it has its bytes (on the
+    /// reading thread): the player shows "buffering" meanwhile.
+    var whileWaiting: ((Bool) -> Void)?
+
     /// How long a wait lasts before the interruption check is asked again.
     static let waitStepNanoseconds: UInt64 = 20_000_000
 
@@ -30,12 +34,12 @@ final class HTTPSource: MediaSource {
         path = url
         self.interruption = interruption
         let news = self.news
-        download = try Download(url: url, cache: cache, limits: limits) { title in
+        download = try Download(url: url, cache: cache, limits: limits) { item in
             let listener = news.withLock { n in
-                n.title = title
+                if case .title(let title) = item { n.title = title }
                 return n.listener
             }
-            listener?(.title(title))
+            listener?(item)
         }
         do {
             let head = try Self.waitForHead(download, interruption: interruption)
@@ -61,11 +65,26 @@ final class HTTPSource: MediaSource {
         if let title { listener(.title(title)) }
     }
 
-    /// What the download has now: how much is here ahead of the reader, and any problem.
-    var buffered: (bytes: Int64, problem: NetworkError?) {
+    /// What the download has now: how much is here ahead of the reader, whether the rest
+    /// is all here, and any problem.
+    var buffered: (bytes: Int64, complete: Bool, problem: NetworkError?) {
         download.progress.withLock { p in
             let ahead = p.live.map { $0.end - p.wanted } ?? p.arrived.available(from: p.wanted)
-            return (ahead, p.problem)
+            let complete = p.complete || (p.live == nil && p.wanted + ahead >= size)
+            return (ahead, complete, p.problem)
+        }
+    }
+
+    /// Waits until `bytes` are here ahead of the reader (or all there is, or the download
+    /// failed, which the next read reports): the pre-buffer before a track starts.
+    func prebuffer(bytes: Int64) throws {
+        try download.progress.withLock { p in
+            while p.failure == nil, !p.complete {
+                let ahead = p.live.map { $0.end - p.wanted } ?? p.arrived.available(from: p.wanted)
+                if ahead >= bytes || (p.live == nil && p.wanted + ahead >= size) { return }
+                if interruption?() == true { throw DecodeInterrupted() }
+                p.wait(nanoseconds: Self.waitStepNanoseconds)
+            }
         }
     }
 
@@ -83,6 +102,8 @@ final class HTTPSource: MediaSource {
     func read(into buffer: UnsafeMutableRawBufferPointer, at offset: Int64) throws -> Int {
         guard offset < size, buffer.count > 0 else { return 0 }
         if isLive { return try readLive(into: buffer, at: offset) }
+        var waited = false
+        defer { if waited { whileWaiting?(false) } }
         let count = try download.progress.withLock { p -> Int in
             if p.wanted != offset {
                 p.wanted = offset
@@ -93,6 +114,10 @@ final class HTTPSource: MediaSource {
                 if here > 0 { return Int(min(Int64(buffer.count), here)) }
                 if let failure = p.failure { throw MediaError.network(path, failure.reason) }
                 if interruption?() == true { throw DecodeInterrupted() }
+                if !waited {
+                    waited = true
+                    whileWaiting?(true)
+                }
                 p.wait(nanoseconds: Self.waitStepNanoseconds)
             }
         }
@@ -105,7 +130,9 @@ final class HTTPSource: MediaSource {
 
     /// From the ring, in memory; a reader that fell behind the ring skips ahead.
     private func readLive(into buffer: UnsafeMutableRawBufferPointer, at offset: Int64) throws -> Int {
-        try download.progress.withLock { p in
+        var waited = false
+        defer { if waited { whileWaiting?(false) } }
+        return try download.progress.withLock { p in
             p.wanted = offset
             while true {
                 if let got = p.live?.read(from: offset, into: buffer), got.count > 0 {
@@ -114,6 +141,10 @@ final class HTTPSource: MediaSource {
                 }
                 if let failure = p.failure { throw MediaError.network(path, failure.reason) }
                 if interruption?() == true { throw DecodeInterrupted() }
+                if !waited {
+                    waited = true
+                    whileWaiting?(true)
+                }
                 p.wait(nanoseconds: Self.waitStepNanoseconds)
             }
         }

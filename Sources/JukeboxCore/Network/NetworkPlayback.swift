@@ -30,8 +30,10 @@ public enum NetworkPlayback {
     }
 }
 
-/// What a live stream tells while it plays: its station's name once, its titles as they change.
+/// What a download tells while it plays: a station's name once, its titles as they
+/// change, and the network's trouble while it retries.
 public enum StreamNews: Sendable, Equatable {
     case station(String)
     case title(String)
+    case problem(NetworkError)
 }

@@ -84,6 +84,20 @@ public struct EngineSnapshot: Sendable, Equatable {
     /// Where volume is applied: "software", or the card's control and its range.
     public var mixer = "software"
     public var error: OutputError?
+    /// Decoded audio waiting to be played, in frames.
+    public var queuedFrames = 0
+    /// The track being decoded comes from the network: how it is doing.
+    public var stream: StreamBuffer?
+}
+
+/// A network track's buffer, as the decode thread sees it.
+public struct StreamBuffer: Sendable, Equatable {
+    /// Seconds of audio downloaded but not yet decoded.
+    public var secondsAhead: Double
+    /// The decoder is waiting for bytes that have not arrived.
+    public var waiting: Bool
+    /// What the network did last, while the download retries.
+    public var problem: String?
 }
 
 /// Plays tracks: a decode thread fills a bounded chunk queue ahead of time, and an audio
@@ -97,6 +111,8 @@ public final class AudioEngine: @unchecked Sendable {
         public var chunkFrames = 8192
         /// Fade length for pause, stop and seek.
         public var fadeMilliseconds = 5
+        /// Audio a network track downloads before it starts (`[network] prebuffer_seconds`).
+        public var prebufferSeconds = 2.0
         /// When the device in use goes: pause, or carry on on the next device present.
         public var onOutputLost = OutputLossPolicy.pause
         /// While waiting for a device, or playing on one the admin likes less, look for

@@ -87,6 +87,10 @@ final class DecodeWorker: @unchecked Sendable {  // confined to the decode threa
             // A new decoder is already at the start; an MP3 "seek" to 0 would prime from
             // nothing and differ from straight decoding in its first frames.
             if frame > 0 { seek(decoder, to: frame, token: ref.token) }
+            try prebuffer(decoder)
+        } catch is DecodeInterrupted {
+            // Waiting for the network was cut short by a newer request, which decides.
+            ended = true
         } catch {
             ended = true
             engine.onEvent(.trackFailed(token: ref.token, error: MediaError(error, path: ref.path)))
@@ -94,10 +98,47 @@ final class DecodeWorker: @unchecked Sendable {  // confined to the decode threa
     }
 
     /// A radio stream's name and titles reach the player as they come (after the track
-    /// is known to it as opened).
+    /// is known to it as opened), and its waits for the network show as buffering.
     private func listenToStream(_ decoder: any AudioDecoder, token: Int) {
         guard let stream = decoder.source as? HTTPSource else { return }
         stream.listen { [weak engine] news in engine?.onEvent(.streamNews(token: token, news)) }
+        stream.whileWaiting = { [weak engine] waiting in
+            engine?.shared.withLock { s in
+                if s.published.stream == nil { s.published.stream = StreamBuffer(secondsAhead: 0, waiting: waiting) }
+                s.published.stream?.waiting = waiting
+            }
+        }
+    }
+
+    /// A network track starts once `prebufferSeconds` of it have arrived (or all of it),
+    /// so a slow link does not stutter in its first seconds.
+    private func prebuffer(_ decoder: any AudioDecoder) throws {
+        guard let stream = decoder.source as? HTTPSource, let rate = Self.bytesPerSecond(decoder, stream) else { return }
+        try stream.prebuffer(bytes: Int64(engine.settings.prebufferSeconds * rate))
+    }
+
+    /// The encoded bytes a second of `decoder`'s stream takes: the stated bitrate, else the
+    /// file's average.
+    private static func bytesPerSecond(_ decoder: any AudioDecoder, _ stream: HTTPSource) -> Double? {
+        if let bitrate = decoder.info.bitrate { return Double(bitrate) / 8 }
+        guard !stream.isLive, decoder.info.durationSeconds > 0 else { return nil }
+        return Double(stream.size) / decoder.info.durationSeconds
+    }
+
+    /// What the player shows of the decoding track's network buffer (none for a file).
+    private func publishStream() {
+        let report: StreamBuffer? = current.flatMap { current in
+            guard let stream = current.decoder.source as? HTTPSource else { return nil }
+            let (bytes, complete, problem) = stream.buffered
+            let rate = Self.bytesPerSecond(current.decoder, stream) ?? 0
+            let ahead = complete && !stream.isLive ? Double(current.decoder.info.totalFrames - current.decoder.position) / Double(current.decoder.info.sampleRate)
+                : (rate > 0 ? Double(bytes) / rate : 0)
+            return StreamBuffer(secondsAhead: max(0, ahead), waiting: false, problem: problem?.reason)
+        }
+        engine.shared.withLock { s in
+            guard s.published.stream != report else { return }
+            s.published.stream = report
+        }
     }
 
     private func seek(_ decoder: any AudioDecoder, to frame: Int64, token: Int) {
@@ -122,6 +163,8 @@ final class DecodeWorker: @unchecked Sendable {  // confined to the decode threa
             engine.onEvent(.trackOpened(token: ref.token, info: decoder.info, metadata: decoder.metadata))
             listenToStream(decoder, token: ref.token)
             next = (ref, decoder)
+        } catch is DecodeInterrupted {
+            next = nil  // cut short by a newer request: opened when it is reached instead
         } catch {
             next = nil
             engine.onEvent(.trackFailed(token: ref.token, error: MediaError(error, path: ref.path)))
@@ -144,6 +187,7 @@ final class DecodeWorker: @unchecked Sendable {  // confined to the decode threa
             frames = 0
         }
         reportWarnings(decoder)
+        publishStream()
         if frames > 0 {
             chunk.generation = generation
             chunk.token = ref.token

@@ -483,6 +483,7 @@ final class OutputWorker: @unchecked Sendable {  // confined to the audio thread
             s.published.error = lastError
             s.published.route = route
             s.published.mixer = mixerDescription
+            s.published.queuedFrames = s.ring.queued * engine.settings.chunkFrames
         }
     }
 }

@@ -541,6 +541,7 @@ public final class Player: @unchecked Sendable {
             switch news {
             case .station(let name): entry.metadata.stationName = name
             case .title(let title): entry.metadata.title = title
+            case .problem: return  // the log's, not the status's
             }
             opened[token] = entry
             if token == currentToken { notify() }
@@ -780,6 +781,11 @@ public final class Player: @unchecked Sendable {
         let snapshot = engine.snapshot
         s.route = snapshot.route
         s.mixer = snapshot.mixer
+        if let stream = snapshot.stream, let path = s.path, NetworkPlayback.isURL(path) {
+            let rate = Double(currentInfo?.sampleRate ?? 0)
+            s.bufferedSeconds = (rate > 0 ? Double(snapshot.queuedFrames) / rate : 0) + stream.secondsAhead
+            s.buffering = state == .playing && stream.waiting && snapshot.queuedFrames == 0
+        }
         s.lastError = lostOutput.map(Self.lossReason) ?? lastError ?? snapshot.error.map { "\($0)" }
         return s
     }

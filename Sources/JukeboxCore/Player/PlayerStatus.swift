@@ -20,8 +20,11 @@ public struct PlayerStatus: Sendable, Equatable {
     public var info: StreamInfo?
     public var elapsed: Double = 0
     public var duration: Double = 0
-    /// How much of a streamed track has arrived (0–1); local files are always 1.
-    public var buffered: Double = 1
+    /// A network track: seconds of it downloaded ahead of what is heard (nil for a file).
+    public var bufferedSeconds: Double?
+    /// Playing, but the audio ran out while the network is behind: it goes on by itself
+    /// when the bytes arrive.
+    public var buffering = false
     /// Repeat, random, single and consume.
     public var options = PlayOptions()
     /// The mode the options amount to; setting one sets repeat, random and single.
