@@ -134,6 +134,31 @@ import Testing
         #expect(local == offline)
     }
 
+    @Test func aChangedFileReplacesTheCopyAfterItPlays() throws {
+        let (server, folder) = try served()
+        let cache = try cache("refresh")
+        defer { NetworkPlayback.configure(nil) }
+        #expect(NetworkPlayback.configure(cache.settings) == nil)
+        try FileManager.default.copyItem(atPath: Fixtures.shared.path("music.mp3"), toPath: "\(folder)/changing.mp3")
+        defer { try? FileManager.default.removeItem(atPath: "\(folder)/changing.mp3") }
+        let url = server.url("changing.mp3")
+        _ = try AudioFile.open(url).readAll()
+        for _ in 0..<200 where cache.complete(url) == nil { usleep(10_000) }
+        // The file changes on the server (another size and date, so another ETag).
+        try FileManager.default.removeItem(atPath: "\(folder)/changing.mp3")
+        try FileManager.default.copyItem(atPath: Fixtures.shared.path("cbr.mp3"), toPath: "\(folder)/changing.mp3")
+        let before = try AudioFile.open(url).readAll()
+        #expect(before == (try AudioFile.open(Fixtures.shared.path("music.mp3")).readAll()), "the copy plays first")
+        let fresh = FileManager.default.contents(atPath: "\(folder)/changing.mp3")
+        var replaced = false
+        for _ in 0..<500 where !replaced {
+            replaced = cache.complete(url).map { FileManager.default.contents(atPath: $0.path) == fresh } ?? false
+            usleep(10_000)
+        }
+        #expect(replaced, "the changed file was downloaded into the cache")
+        #expect(server.requests.filter { $0.hasPrefix("GET /changing.mp3") }.count == 3, "\(server.requests)")
+    }
+
     @Test func badServersAndBadURLsGetAClearReason() throws {
         let (server, _) = try served()
         func failure(_ url: String) -> String {

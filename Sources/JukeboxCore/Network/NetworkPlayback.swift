@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// How URL tracks are opened: from the cache's complete copy when there is one (no
 /// network needed), else downloading while playing. `[network]` in the config sets the
 /// cache, at start and on each reload.
@@ -25,8 +29,26 @@ public enum NetworkPlayback {
 
     static func open(_ url: String, interruption: DecodeInterruption?) throws -> any MediaSource {
         let cache = self.cache.current
-        if let copy = cache?.complete(url) { return try FileReader(path: copy.path) }
+        if let cache, let copy = cache.complete(url) {
+            let reader = try FileReader(path: copy.path)
+            refresh(url, entry: copy.entry, in: cache)
+            return reader
+        }
         return try HTTPSource(url: url, cache: cache, interruption: interruption)
+    }
+
+    /// The copy plays at once; meanwhile the server is asked whether it changed (ETag,
+    /// Last-Modified). A changed file is downloaded again in the background and replaces
+    /// the copy for the next play; with no network nothing happens.
+    private static func refresh(_ url: String, entry: DownloadCache.Entry, in cache: DownloadCache) {
+        guard entry.etag != nil || entry.lastModified != nil else { return }
+        let thread = try? WorkerThread.start(name: "jukebox-refresh") {
+            let answer = try? HTTPTransfer.get(url, ifNoneMatch: entry.etag, ifModifiedSince: entry.lastModified,
+                                               onHead: { _ in false }, onBody: { _ in false })
+            guard let head = answer?.head, head.status == 200 else { return }
+            _ = try? Download(url: url, cache: cache)  // holds itself until it is done
+        }
+        if let thread { pthread_detach(thread) }
     }
 }
 
