@@ -333,6 +333,49 @@ import Testing
     }
 }
 
+/// Radio playlists: a station's .pls or .m3u, in the library or fetched from a server.
+@Suite(.serialized) struct RadioPlaylistTests {
+    @Test func aPLSIsReadInTheOrderOfItsEntries() throws {
+        let folder = try Fixtures.shared.scratchFolder("pls")
+        try """
+            [playlist]
+            NumberOfEntries=3
+            File2=http://mirror.example/b.mp3
+            Title2=Mirror
+            File1=local.flac
+            file3=https://radio.example/stream
+            Version=2
+            """.write(toFile: "\(folder)/Radio.pls", atomically: true, encoding: .utf8)
+        let playlist = try M3UPlaylist.read("\(folder)/Radio.pls")
+        #expect(playlist.name == "Radio")
+        #expect(playlist.entries == ["\(folder)/local.flac", "http://mirror.example/b.mp3", "https://radio.example/stream"])
+        #expect(M3UPlaylist.entries(fetched: Array("#EXTM3U\nstream.mp3\n#EXTINF:-1,x\nhttp://a/b\n".utf8)[...], from: "http://host/dir/list.m3u")
+                == ["http://host/dir/stream.mp3", "http://a/b"])
+    }
+
+    @Test func aFetchedStationPlaylistPlaysItsFirstEntryThatWorks() throws {
+        let station = try RadioStation(playing: Fixtures.shared.path("cbr.mp3"))
+        let folder = try Fixtures.shared.scratchFolder("web-playlists")
+        let server = try WebServer(serving: folder)
+        try "[playlist]\nFile1=\(server.url("gone.mp3"))\nFile2=\(station.url)\nNumberOfEntries=2\n"
+            .write(toFile: "\(folder)/station.pls", atomically: true, encoding: .utf8)
+        try "#EXTM3U\n#EXTINF:-1,Test FM\n\(station.url)\n".write(toFile: "\(folder)/station.m3u", atomically: true, encoding: .utf8)
+        for name in ["station.pls", "station.m3u"] {
+            let decoder = try AudioFile.open(server.url(name))
+            let stream = try #require(decoder.source as? HTTPSource, "\(name)")
+            #expect(stream.isLive && stream.path == station.url, "\(name)")
+            #expect(try decoder.readAll(maxFrames: 44_100).count == 44_100 * 4, "\(name)")
+        }
+        try "[playlist]\nFile1=\(server.url("gone.mp3"))\n".write(toFile: "\(folder)/dead.pls", atomically: true, encoding: .utf8)
+        do {
+            _ = try AudioFile.open(server.url("dead.pls"))
+            Issue.record("a playlist of dead links opened")
+        } catch {
+            #expect("\(error)".contains("no entry of the playlist plays") && "\(error)".contains("HTTP 404"), "\(error)")
+        }
+    }
+}
+
 /// What a stream said, in order, from its thread.
 final class NewsLog: @unchecked Sendable {
     private let lock = NSLock()

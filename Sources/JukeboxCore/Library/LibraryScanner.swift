@@ -38,7 +38,7 @@ public struct LibraryScan: Sendable, Equatable {
 /// Files that are clearly something else (covers, lyrics, text) are passed over quietly;
 /// a file that should have been audio and is not is reported with the reason.
 public enum LibraryScanner {
-    static let playlistExtensions: Set<String> = ["m3u", "m3u8"]
+    static let playlistExtensions: Set<String> = ["m3u", "m3u8", "pls"]
     /// Names that promise audio: when such a file fails, say so.
     static let audioExtensions: Set<String> = ["flac", "mp3", "wav", "ogg", "oga", "opus", "m4a", "aac", "aiff", "aif", "wma", "mp2"]
 

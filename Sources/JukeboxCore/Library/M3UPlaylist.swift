@@ -2,33 +2,69 @@
 import Glibc
 #endif
 
-/// M3U/M3U8 playlists: one path or http(s) URL per line, relative to the playlist's folder; `#EXTINF`
-/// and other `#` lines are comments here. A line is read as UTF-8 (M3U8); a line that is
-/// not UTF-8 names the file with exactly those bytes if there is one (a Latin-1 name on a
-/// Linux disk), else is read as Latin-1 (a Windows playlist for files with UTF-8 names).
+/// M3U/M3U8 and PLS playlists, told apart by their content (`[playlist]` starts a PLS):
+/// one path or http(s) URL per line (M3U) or per `FileN=` (PLS), relative to the
+/// playlist's folder; `#EXTINF`, `TitleN=` and the rest are comments here. A line is read
+/// as UTF-8 (M3U8); a line that is not UTF-8 names the file with exactly those bytes if
+/// there is one (a Latin-1 name on a Linux disk), else is read as Latin-1 (a Windows
+/// playlist for files with UTF-8 names).
 public struct M3UPlaylist: Sendable, Equatable {
     public var name: String
     public var path: String
     public var entries: [String]
 
     public static func read(_ path: String) throws -> M3UPlaylist {
-        var bytes = try FileReader.contents(of: path, limit: 4 << 20)[...]
-        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
+        let bytes = try FileReader.contents(of: path, limit: 4 << 20)[...]
         let folder = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
-        var entries: [String] = []
-        for raw in bytes.split(whereSeparator: { $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\r") }) {
-            let line = entry(raw).trimmingSpaces
-            guard !line.isEmpty, !line.hasPrefix("#") else { continue }
-            if NetworkPlayback.isURL(line) {
-                entries.append(line)  // a track on a web server, downloaded when it plays
-                continue
-            }
-            if line.firstRange(of: "://") != nil { continue }  // other schemes are not played
-            entries.append(exactEntry(raw, folder: folder) ?? (line.hasPrefix("/") ? line : "\(folder)/\(line)"))
+        let entries = lines(bytes).compactMap { raw, line -> String? in
+            if NetworkPlayback.isURL(line) { return line }  // a track on a web server, downloaded when it plays
+            if line.firstRange(of: "://") != nil { return nil }  // other schemes are not played
+            return exactEntry(raw, folder: folder) ?? (line.hasPrefix("/") ? line : "\(folder)/\(line)")
         }
         let file = path.split(separator: "/").last.map(String.init) ?? path
         let name = file.lastIndex(of: ".").map { String(file[..<$0]) } ?? file
         return M3UPlaylist(name: name, path: path, entries: entries)
+    }
+
+    /// The entries of a playlist fetched from `url` (a radio station's .m3u or .pls): its
+    /// URLs, and its relative lines made into URLs beside it.
+    public static func entries(fetched bytes: ArraySlice<UInt8>, from url: String) -> [String] {
+        let folder = url.lastIndex(of: "/").map { String(url[..<$0]) } ?? url
+        return lines(bytes).compactMap { _, line in
+            if NetworkPlayback.isURL(line) { return line }
+            if line.firstRange(of: "://") != nil || line.hasPrefix("/") { return nil }
+            return "\(folder)/\(line)"
+        }
+    }
+
+    /// Whether `bytes` start like a playlist rather than audio.
+    public static func looksLikePlaylist(_ bytes: ArraySlice<UInt8>) -> Bool {
+        let head = String(decoding: withoutBOM(bytes).prefix(16), as: UTF8.self).lowercased()
+        return head.hasPrefix("#extm3u") || head.hasPrefix("[playlist]") || head.hasPrefix("http://") || head.hasPrefix("https://")
+    }
+
+    /// The entry lines in order, each raw and as text, without comments: an M3U's
+    /// non-`#` lines, or a PLS's `FileN=` values in the order of N.
+    private static func lines(_ bytes: ArraySlice<UInt8>) -> [(raw: ArraySlice<UInt8>, text: String)] {
+        let all = withoutBOM(bytes).split(whereSeparator: { $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\r") })
+        let isPLS = all.first(where: { !entry($0).trimmingSpaces.isEmpty }).map { entry($0).trimmingSpaces.lowercased() == "[playlist]" } ?? false
+        guard isPLS else {
+            return all.map { ($0, entry($0).trimmingSpaces) }.filter { !$0.1.isEmpty && !$0.1.hasPrefix("#") }
+        }
+        var files: [(number: Int, raw: ArraySlice<UInt8>, text: String)] = []
+        for raw in all {
+            guard let equals = raw.firstIndex(of: UInt8(ascii: "=")) else { continue }
+            let key = entry(raw[..<equals]).trimmingSpaces.lowercased()
+            guard key.hasPrefix("file"), let number = Int(key.dropFirst(4)) else { continue }
+            let value = raw[(equals + 1)...]
+            let text = entry(value).trimmingSpaces
+            if !text.isEmpty { files.append((number, value, text)) }
+        }
+        return files.sorted { $0.number < $1.number }.map { ($0.raw, $0.text) }
+    }
+
+    private static func withoutBOM(_ bytes: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
+        bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? bytes.dropFirst(3) : bytes
     }
 
     /// The line as text: UTF-8, or Latin-1 when it is not UTF-8.

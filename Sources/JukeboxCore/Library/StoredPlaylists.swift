@@ -140,7 +140,7 @@ public struct StoredPlaylists: Sendable {
     func existing(_ name: String) throws(Failure) -> String? {
         guard !folder.isEmpty else { throw .noFolder }
         guard Self.isValid(name) else { throw .badName }
-        for ext in ["m3u", "m3u8"] {
+        for ext in ["m3u", "m3u8", "pls"] {
             let path = "\(folder)/\(name).\(ext)"
             var st = stat()
             if FilePath.withCString(path, { stat($0, &st) }) == 0, (st.st_mode & S_IFMT) == S_IFREG { return path }

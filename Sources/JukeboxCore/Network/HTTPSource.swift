@@ -13,6 +13,8 @@ final class HTTPSource: MediaSource {
     let path: String
     let size: Int64
     let isLive: Bool
+    /// What the server says the body is (`audio/mpeg`, `audio/x-scpls`…).
+    let contentType: String?
     var interruption: DecodeInterruption?
     private let download: Download
     private let news = ConditionLocked(News())
@@ -44,6 +46,7 @@ final class HTTPSource: MediaSource {
         do {
             let head = try Self.waitForHead(download, interruption: interruption)
             isLive = head.totalLength == nil
+            contentType = head.contentType
             size = head.totalLength ?? .max
             news.withLock { $0.station = head.icyName.flatMap { $0.isEmpty ? nil : $0 } }
         } catch {

@@ -28,13 +28,41 @@ public enum NetworkPlayback {
     }
 
     static func open(_ url: String, interruption: DecodeInterruption?) throws -> any MediaSource {
+        try open(url, interruption: interruption, throughPlaylist: true)
+    }
+
+    /// A radio station's playlist (M3U or PLS) is no larger than this.
+    static let largestPlaylist: Int64 = 256 << 10
+
+    private static func open(_ url: String, interruption: DecodeInterruption?, throughPlaylist: Bool) throws -> any MediaSource {
         let cache = self.cache.current
         if let cache, let copy = cache.complete(url) {
             let reader = try FileReader(path: copy.path)
             refresh(url, entry: copy.entry, in: cache)
             return reader
         }
-        return try HTTPSource(url: url, cache: cache, interruption: interruption)
+        let source = try HTTPSource(url: url, cache: cache, interruption: interruption)
+        guard !source.isLive, source.size <= largestPlaylist, isPlaylist(source) else { return source }
+        // A station's .m3u or .pls: its first entry that plays (they list mirrors).
+        guard throughPlaylist else { throw MediaError.unsupported(url, "a playlist inside a playlist") }
+        let entries = M3UPlaylist.entries(fetched: try source.read(at: 0, count: Int(source.size))[...], from: url)
+        var reasons: [String] = []
+        for entry in entries.prefix(8) {
+            do {
+                return try open(entry, interruption: interruption, throughPlaylist: false)
+            } catch let interrupted as DecodeInterrupted {
+                throw interrupted
+            } catch {
+                reasons.append("\(error)")
+            }
+        }
+        throw MediaError.network(url, entries.isEmpty ? "a playlist with no http(s) entries" : "no entry of the playlist plays (\(reasons.joined(separator: "; ")))")
+    }
+
+    private static func isPlaylist(_ source: HTTPSource) -> Bool {
+        let type = source.contentType?.lowercased() ?? ""
+        if type.contains("mpegurl") || type.contains("scpls") || type.contains("pls+xml") { return true }
+        return (try? M3UPlaylist.looksLikePlaylist(source.read(at: 0, count: 16)[...])) ?? false
     }
 
     /// The copy plays at once; meanwhile the server is asked whether it changed (ETag,
