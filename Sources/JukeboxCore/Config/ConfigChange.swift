@@ -14,7 +14,7 @@ public struct ConfigChange: Sendable, Equatable {
         case state
         /// The display, its rotation, the fonts.
         case display
-        /// The download cache's folder and size.
+        /// The download cache's folder and size, the network's timeout.
         case network
         /// Read only at start: autoplay, resume, keyboard, the keys' skip step, the pre-buffer.
         case startOnly = "start-only settings"
@@ -34,7 +34,7 @@ public struct ConfigChange: Sendable, Equatable {
             || old.library.playlist != new.library.playlist { parts.insert(.library) }
         if old.state != new.state { parts.insert(.state) }
         if old.display != new.display { parts.insert(.display) }
-        if old.network.cache != new.network.cache { parts.insert(.network) }
+        if old.network.cache != new.network.cache || old.network.timeoutSeconds != new.network.timeoutSeconds { parts.insert(.network) }
         if old.playback.autoplay != new.playback.autoplay || old.playback.resume != new.playback.resume
             || old.playback.skipSeconds != new.playback.skipSeconds || old.control.keyboard != new.control.keyboard
             || old.network.prebufferSeconds != new.network.prebufferSeconds {

@@ -194,7 +194,8 @@ public enum ConfigLoader {
             }
             if let t = try section("network") {
                 let s = "network"
-                try allow(t, s, ["cache_dir", "cache_mb", "prebuffer_seconds"])
+                try allow(t, s, ["cache_dir", "cache_mb", "prebuffer_seconds", "timeout_seconds"])
+                c.network.timeoutSeconds = try int(t, s, "timeout_seconds", 1...120) ?? c.network.timeoutSeconds
                 c.network.prebufferSeconds = try double(t, s, "prebuffer_seconds", 0...30) ?? c.network.prebufferSeconds
                 c.network.cacheDirectory = try string(t, s, "cache_dir") ?? c.network.cacheDirectory
                 if let mb = try int(t, s, "cache_mb", 0...1_048_576) { c.network.cacheBytes = Int64(mb) << 20 }

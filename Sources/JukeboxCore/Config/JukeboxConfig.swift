@@ -82,12 +82,16 @@ public struct JukeboxConfig: Sendable, Equatable {
         public var cacheBytes: Int64 = 512 << 20
         /// Seconds of a network track downloaded before it starts (read at start).
         public var prebufferSeconds = 2.0
+        /// A connection not made, or a transfer with no byte, for this long is retried.
+        public var timeoutSeconds = 10
 
         public init() {}
 
         public var cache: DownloadCache.Settings? {
             cacheDirectory.isEmpty ? nil : DownloadCache.Settings(folder: cacheDirectory, capacity: cacheBytes)
         }
+
+        public var limits: HTTPTransfer.Limits { HTTPTransfer.Limits(connectSeconds: timeoutSeconds, stallSeconds: timeoutSeconds) }
     }
 
     public var library = Library()

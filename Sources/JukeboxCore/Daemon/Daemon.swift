@@ -198,7 +198,7 @@ public final class Daemon: @unchecked Sendable {
     /// The download cache for URL tracks: a folder that cannot be written is said once and
     /// URLs still play, downloaded to a temporary file instead.
     private func configureNetwork(_ network: JukeboxConfig.Network) {
-        if let problem = NetworkPlayback.configure(network.cache) {
+        if let problem = NetworkPlayback.configure(network.cache, limits: network.limits) {
             logger.warning("network: \(problem); URL tracks play without being kept")
         }
     }

@@ -55,12 +55,17 @@ struct HTTPResponseHead: Equatable, Sendable {
 /// number), connect and stall timeouts, a Range request from `offset`, and validators
 /// for a conditional request; `icy` asks internet radio for its in-band titles. The body
 /// goes to `onBody` as it arrives.
-final class HTTPTransfer {
-    struct Limits: Sendable, Equatable {
-        var connectSeconds = 10
+public final class HTTPTransfer {
+    public struct Limits: Sendable, Equatable {
+        public var connectSeconds = 10
         /// A transfer with no byte for this long is given up (and retried by the caller).
-        var stallSeconds = 15
-        var maximumRedirects = 5
+        public var stallSeconds = 10
+        public var maximumRedirects = 5
+
+        public init(connectSeconds: Int = 10, stallSeconds: Int = 10) {
+            self.connectSeconds = connectSeconds
+            self.stallSeconds = stallSeconds
+        }
     }
 
     static let userAgent = "jukebox/1 (libcurl)"

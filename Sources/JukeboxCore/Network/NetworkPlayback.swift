@@ -6,7 +6,7 @@ import Glibc
 /// network needed), else downloading while playing. `[network]` in the config sets the
 /// cache, at start and on each reload.
 public enum NetworkPlayback {
-    private static let cache = ConditionLocked<DownloadCache?>(nil)
+    private static let settings = ConditionLocked<(cache: DownloadCache?, limits: HTTPTransfer.Limits)>((nil, .init()))
 
     /// Whether a queue entry names a URL rather than a file.
     public static func isURL(_ entry: String) -> Bool {
@@ -14,14 +14,15 @@ public enum NetworkPlayback {
         return lower.hasPrefix("http://") || lower.hasPrefix("https://")
     }
 
-    /// Sets the cache (nil: none); returns why the folder cannot be used, if it cannot.
+    /// Sets the cache (nil: none) and the timeouts; returns why the folder cannot be used,
+    /// if it cannot.
     @discardableResult
-    public static func configure(_ settings: DownloadCache.Settings?) -> String? {
-        let new = settings.map(DownloadCache.init)
+    public static func configure(_ cacheSettings: DownloadCache.Settings?, limits: HTTPTransfer.Limits = .init()) -> String? {
+        let new = cacheSettings.map(DownloadCache.init)
         let problem = new?.prepare()
-        let changed = cache.withLock { current in
-            defer { current.wholeValue = problem == nil ? new : nil }
-            return current.wholeValue?.settings != new?.settings
+        let changed = settings.withLock { current in
+            defer { current.wholeValue = (problem == nil ? new : nil, limits) }
+            return current.cache?.settings != new?.settings
         }
         if changed, problem == nil { new?.removeLeftovers() }
         return problem
@@ -35,13 +36,13 @@ public enum NetworkPlayback {
     static let largestPlaylist: Int64 = 256 << 10
 
     private static func open(_ url: String, interruption: DecodeInterruption?, throughPlaylist: Bool) throws -> any MediaSource {
-        let cache = self.cache.current
+        let (cache, limits) = settings.current
         if let cache, let copy = cache.complete(url) {
             let reader = try FileReader(path: copy.path)
-            refresh(url, entry: copy.entry, in: cache)
+            refresh(url, entry: copy.entry, in: cache, limits: limits)
             return reader
         }
-        let source = try HTTPSource(url: url, cache: cache, interruption: interruption)
+        let source = try HTTPSource(url: url, cache: cache, limits: limits, interruption: interruption)
         guard !source.isLive, source.size <= largestPlaylist, isPlaylist(source) else { return source }
         // A station's .m3u or .pls: its first entry that plays (they list mirrors).
         guard throughPlaylist else { throw MediaError.unsupported(url, "a playlist inside a playlist") }
@@ -68,13 +69,13 @@ public enum NetworkPlayback {
     /// The copy plays at once; meanwhile the server is asked whether it changed (ETag,
     /// Last-Modified). A changed file is downloaded again in the background and replaces
     /// the copy for the next play; with no network nothing happens.
-    private static func refresh(_ url: String, entry: DownloadCache.Entry, in cache: DownloadCache) {
+    private static func refresh(_ url: String, entry: DownloadCache.Entry, in cache: DownloadCache, limits: HTTPTransfer.Limits) {
         guard entry.etag != nil || entry.lastModified != nil else { return }
         let thread = try? WorkerThread.start(name: "jukebox-refresh") {
-            let answer = try? HTTPTransfer.get(url, ifNoneMatch: entry.etag, ifModifiedSince: entry.lastModified,
+            let answer = try? HTTPTransfer.get(url, ifNoneMatch: entry.etag, ifModifiedSince: entry.lastModified, limits: limits,
                                                onHead: { _ in false }, onBody: { _ in false })
             guard let head = answer?.head, head.status == 200 else { return }
-            _ = try? Download(url: url, cache: cache)  // holds itself until it is done
+            _ = try? Download(url: url, cache: cache, limits: limits)  // holds itself until it is done
         }
         if let thread { pthread_detach(thread) }
     }

@@ -9,15 +9,23 @@ final class RunningDaemon {
 
     /// `stateFile` "" keeps no state, so tests never resume each other's places. A nil
     /// `device` leaves the device to the config file.
+    /// `inside` runs it in that network namespace (`ip netns exec`).
     init(name: String, config: String, musicDirectory: String, device: String? = "file:FILE=/dev/null,FORMAT=raw",
-         stateFile: String = "", environment: [String: String] = [:]) throws {
+         stateFile: String = "", environment: [String: String] = [:], inside namespace: String? = nil) throws {
         let fx = Fixtures.shared
         socket = NSTemporaryDirectory() + "jukebox-\(name)-\(getpid()).sock"
         logPath = fx.path("\(name).log")
         _ = FileManager.default.createFile(atPath: logPath, contents: nil)
-        process.executableURL = URL(fileURLWithPath: Tools.jukebox)
-        process.arguments = ["run", "--state", stateFile, "--config", config, "--music-dir", musicDirectory,
-                             "--socket", socket] + (device.map { ["--device", $0] } ?? [])
+        let arguments = ["run", "--state", stateFile, "--config", config, "--music-dir", musicDirectory,
+                         "--socket", socket] + (device.map { ["--device", $0] } ?? [])
+        if let namespace {
+            // `ip netns exec` execs the command: the process is the jukebox itself.
+            process.executableURL = URL(fileURLWithPath: try Tools.path(of: "ip"))
+            process.arguments = ["netns", "exec", namespace, Tools.jukebox] + arguments
+        } else {
+            process.executableURL = URL(fileURLWithPath: Tools.jukebox)
+            process.arguments = arguments
+        }
         if !environment.isEmpty {
             process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         }

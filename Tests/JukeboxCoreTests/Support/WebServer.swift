@@ -9,8 +9,12 @@ final class WebServer: @unchecked Sendable {
     private let home: String
     private var process: Process?
 
-    init(serving folder: String, slowRate: Int = 48 << 10) throws {
+    /// `inside` runs it in that network namespace, on the namespace's own loopback.
+    private let namespace: String?
+
+    init(serving folder: String, slowRate: Int = 48 << 10, inside namespace: String? = nil) throws {
         self.folder = folder
+        self.namespace = namespace
         home = NSTemporaryDirectory() + "jukebox-web-\(getpid())-\(UUID().uuidString.prefix(8))"
         try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
         port = try Self.freePort()
@@ -48,15 +52,21 @@ final class WebServer: @unchecked Sendable {
     /// Starts it (again, after `stop`, on the same port) and waits until it answers.
     func start() throws {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: try Tools.path(of: "nginx"))
-        process.arguments = ["-c", "\(home)/nginx.conf", "-e", "\(home)/error.log"]
+        let nginx = ["-c", "\(home)/nginx.conf", "-e", "\(home)/error.log"]
+        if let namespace {
+            process.executableURL = URL(fileURLWithPath: try Tools.path(of: "ip"))
+            process.arguments = ["netns", "exec", namespace, try Tools.path(of: "nginx")] + nginx
+        } else {
+            process.executableURL = URL(fileURLWithPath: try Tools.path(of: "nginx"))
+            process.arguments = nginx
+        }
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
         self.process = process
         let deadline = Date().addingTimeInterval(10)
         while Date() < deadline {
-            if Self.answers(port) { return }
+            if answers { return }
             usleep(20_000)
         }
         throw Tools.ToolFailure(description: "nginx did not start: \((try? String(contentsOfFile: "\(home)/error.log", encoding: .utf8)) ?? "")")
@@ -67,7 +77,7 @@ final class WebServer: @unchecked Sendable {
         guard let process, process.isRunning else { return }
         kill(process.processIdentifier, SIGTERM)
         process.waitUntilExit()
-        while Self.answers(port) { usleep(10_000) }
+        while answers { usleep(10_000) }
         self.process = nil
     }
 
@@ -81,6 +91,13 @@ final class WebServer: @unchecked Sendable {
             let status = parts[2].split(separator: " ").first ?? ""
             return "\(request) \(status)"
         }
+    }
+
+    /// Whether it accepts connections (asked from inside its namespace when it has one).
+    private var answers: Bool {
+        guard let namespace else { return Self.answers(port) }
+        let probe = try? Tools.run("ip", ["netns", "exec", namespace, "bash", "-c", "exec 3<>/dev/tcp/127.0.0.1/\(port)"], check: false)
+        return probe?.status == 0
     }
 
     private static func answers(_ port: Int) -> Bool {

@@ -6,10 +6,11 @@ ip link set lo up 2>/dev/null || ifconfig lo 127.0.0.1 up
 busybox httpd -f -p 127.0.0.1:8080 -h $FIX/plays &
 HTTPD_PID=$!
 url_done() { kill $HTTPD_PID 2>/dev/null; wait $HTTPD_PID 2>/dev/null; }
-mkdir -p /tmp/no-music
 t=0; while ! wget -q -O /dev/null http://127.0.0.1:8080/1.flac 2>/dev/null && [ $t -lt 50 ]; do usleep 100000; t=$((t + 1)); done
 record 30 /tmp/url.raw
-PLAYBACK='autoplay = false' start_jukebox /tmp/no-music --exit-when-done
+# The library's own tracks make way for the URL: a client's queue of one.
+PLAYBACK='autoplay = false' start_jukebox $FIX/plays --exit-when-done
+ctl clear > /dev/null
 ctl add http://127.0.0.1:8080/1.flac > /dev/null || { fail "add URL refused"; url_done; return; }
 ctl play > /dev/null
 wait_jukebox || { fail "the jukebox did not finish: $(tail -n 3 /tmp/jukebox.log)"; url_done; return; }
