@@ -308,6 +308,21 @@ import Testing
         #expect(throws: MediaError.self) { try decoder.seek(toFrame: 44_100) }
     }
 
+    @Test func aStationInTheConfigPlaysAtBoot() throws {
+        let station = try RadioStation(playing: Fixtures.shared.path("cbr.mp3"))
+        let config = Fixtures.shared.path("radio-boot.toml")
+        try "[library]\nplaylist = \"\(station.url)\"\n[control]\nkeyboard = false\n[network]\ncache_dir = \"\"\n"
+            .write(toFile: config, atomically: true, encoding: .utf8)
+        let (folder, _) = try Fixtures.shared.sineFolder("radio-boot", seconds: 2)
+        let daemon = try RunningDaemon(name: "radio-boot", config: config, musicDirectory: folder, device: "null-sink")
+        var song = ""
+        #expect(daemon.wait(seconds: 20) {
+            song = daemon.ctl(["currentsong"]) ?? ""
+            return song.contains("Name: \(station.name)") && (daemon.ctl(["status"]) ?? "").contains("state: play")
+        }, "\(song)\n\(daemon.log)")
+        #expect(song.hasPrefix("file: \(station.url)\n"))
+    }
+
     @Test func aStationsTitleReachesClients() throws {
         let station = try RadioStation(playing: Fixtures.shared.path("cbr.mp3"), bytesPerSecond: 24 << 10, bytesPerSong: 24 << 10)
         let config = Fixtures.shared.path("radio.toml")

@@ -195,10 +195,15 @@ final class LibraryService: Service, @unchecked Sendable {
         catalog.publish(scan)
         for problem in scan.skipped { logger.warning("library: \(problem)") }
         var queue = scan.tracks.map(\.path)
-        if !library.playlist.isEmpty {
+        if NetworkPlayback.isURL(library.playlist) {
+            // A station (or a station's playlist) to boot into.
+            queue = [library.playlist]
+            logger.info("playlist: \(library.playlist)")
+        } else if !library.playlist.isEmpty {
             if let chosen = scan.playlists.first(where: { $0.name == library.playlist }) {
                 let playable = Set(queue.map(LibraryScanner.canonical))
-                queue = chosen.entries.filter { playable.contains(LibraryScanner.canonical($0)) }
+                // Its URLs play as they are; its files only if the library has them.
+                queue = chosen.entries.filter { NetworkPlayback.isURL($0) || playable.contains(LibraryScanner.canonical($0)) }
                 let missing = chosen.entries.count - queue.count
                 logger.info("playlist \(chosen.name): \(queue.count) tracks\(missing > 0 ? ", \(missing) not found or not playable" : "")")
             } else {
