@@ -119,6 +119,19 @@ import Testing
         #expect(kept.entry.etag != nil && kept.entry.length == length)
     }
 
+    @Test func theSameURLTwiceAtOnceDownloadsTwiceCleanly() throws {
+        // Repeat-one on a URL, or a URL queued twice: the playing track and the pre-opened
+        // next one download the same URL at the same time, each into a file of its own.
+        let (server, _) = try served()
+        let cache = try cache("twice")
+        let url = server.url("slow/music16.flac")
+        let first = try HTTPSource(url: url, cache: cache)
+        let second = try HTTPSource(url: url, cache: cache)
+        let expected = try AudioFile.open(Fixtures.shared.path("music16.flac")).readAll()
+        #expect(try decoded(second) == expected)
+        #expect(try decoded(first) == expected)
+    }
+
     @Test func aCachedTrackPlaysWithTheServerGone() throws {
         let (server, _) = try served()
         let cache = try cache("offline")

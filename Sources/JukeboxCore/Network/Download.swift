@@ -36,6 +36,8 @@ final class Download: @unchecked Sendable {
     let fd: Int32
     let progress = ConditionLocked(Progress())
     private let cache: DownloadCache?
+    /// The cache's `.part` file this download fills (none without a cache).
+    private let part: String?
     private let limits: HTTPTransfer.Limits
     /// Told each title a live stream sends, and each new problem while it retries (on the
     /// download's thread).
@@ -68,14 +70,16 @@ final class Download: @unchecked Sendable {
         self.limits = limits
         self.onNews = onNews
         if let cache, cache.prepare() == nil {
-            let part = cache.partPath(for: url)
+            let part = cache.newPartPath(for: url)
             fd = try systemCall { FilePath.withCString(part) { open($0, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644) } }
             self.cache = cache
+            self.part = part
         } else {
             var template = Array("/tmp/jukebox-download-XXXXXX".utf8CString)
             fd = try systemCall { template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) } }
             template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
             self.cache = nil
+            part = nil
         }
         do {
             let thread = try WorkerThread.start(name: "jukebox-http") { [self] in run() }
@@ -89,8 +93,8 @@ final class Download: @unchecked Sendable {
     deinit {
         close(fd)
         // A partial file is of no use to a later run (what arrived is not recorded).
-        if let cache, !progress.withLock({ $0.kept }) {
-            _ = FilePath.withCString(cache.partPath(for: url)) { unlink($0) }
+        if let part, !progress.withLock({ $0.kept }) {
+            _ = FilePath.withCString(part) { unlink($0) }
         }
     }
 
@@ -150,7 +154,7 @@ final class Download: @unchecked Sendable {
         let url = self.url
         var live = false
         let (_, stopped) = try HTTPTransfer.get(url, from: start, icy: true, limits: limits, onHead: { [self] head in
-            refusal = check(head, askedFrom: start)
+            refusal = check(head)
             if refusal != nil { return false }
             position = head.status == 206 ? head.start : 0
             live = head.totalLength == nil
@@ -220,7 +224,7 @@ final class Download: @unchecked Sendable {
     }
 
     /// Refuses a response the file cannot be made from.
-    private func check(_ head: HTTPResponseHead, askedFrom start: Int64) -> NetworkError? {
+    private func check(_ head: HTTPResponseHead) -> NetworkError? {
         let known = progress.withLock { $0.head }
         // Only the first answer's type is judged: some servers (busybox httpd) label every
         // partial answer text/html, whatever the file.
@@ -250,9 +254,9 @@ final class Download: @unchecked Sendable {
             p.broadcast()
             return p.head
         }
-        guard let cache, let head, let length = head.totalLength, length <= cache.settings.capacity else { return }
+        guard let cache, let part, let head, let length = head.totalLength, length <= cache.settings.capacity else { return }
         do {
-            try cache.finish(url, entry: .init(url: url, length: length, etag: head.etag, lastModified: head.lastModified))
+            try cache.finish(url, entry: .init(url: url, length: length, etag: head.etag, lastModified: head.lastModified), from: part)
             progress.withLock { $0.kept = true }
         } catch {
             cache.remove(url)
@@ -264,8 +268,10 @@ final class Download: @unchecked Sendable {
         let seconds = min(8.0, 0.25 * Double(1 << min(attempt, 6)))
         let until = MonotonicClock.now() + UInt64(seconds * 1e9)
         progress.withLock { p in
-            while !p.stopping, MonotonicClock.now() < until {
-                p.wait(nanoseconds: until - MonotonicClock.now())
+            while !p.stopping {
+                let now = MonotonicClock.now()
+                guard now < until else { return }
+                p.wait(nanoseconds: until - now)
             }
         }
     }

@@ -3,7 +3,8 @@ import Glibc
 #endif
 
 /// Where downloaded tracks are kept, so a track heard once plays again with no network:
-/// one file per URL, named by a hash of it. While it downloads it is `NAME.part`; once
+/// one file per URL, named by a hash of it. While it downloads it is `NAME.N.part` (one
+/// per download: the same URL may be playing and pre-opened as the next track); once
 /// every byte has arrived and the length checks, it is renamed to `NAME`, and `NAME.meta`
 /// records the URL, the length and the validators (ETag, Last-Modified). The folder is the
 /// index, so it survives restarts. The least recently played copies go first when the
@@ -43,7 +44,15 @@ public final class DownloadCache: @unchecked Sendable {
     }
 
     func completePath(for url: String) -> String { "\(settings.folder)/\(name(for: url))" }
-    func partPath(for url: String) -> String { completePath(for: url) + ".part" }
+    /// A `.part` file of its own for one download of `url`.
+    func newPartPath(for url: String) -> String {
+        let serial = Self.downloads.withLock { n in
+            n.wholeValue += 1
+            return n.wholeValue
+        }
+        return "\(completePath(for: url)).\(getpid())-\(serial).part"
+    }
+    private static let downloads = ConditionLocked(0)
     private func metaPath(for url: String) -> String { completePath(for: url) + ".meta" }
 
     /// The complete copy of `url`, if there is one whose length still checks.
@@ -68,8 +77,7 @@ public final class DownloadCache: @unchecked Sendable {
     }
 
     /// Turns a finished `.part` into the complete copy, then keeps the folder under its cap.
-    func finish(_ url: String, entry: Entry) throws(AtomicFile.Failure) {
-        let part = partPath(for: url)
+    func finish(_ url: String, entry: Entry, from part: String) throws(AtomicFile.Failure) {
         let path = completePath(for: url)
         try AtomicFile.replace(metaPath(for: url), with: Array(Self.format(entry).utf8), durable: false)
         if let fd = try? systemCall({ FilePath.withCString(part) { open($0, O_RDONLY | O_CLOEXEC) } }) {
@@ -86,7 +94,7 @@ public final class DownloadCache: @unchecked Sendable {
 
     /// Forgets a copy (a stale one the server changed, or a broken one).
     func remove(_ url: String) {
-        for path in [completePath(for: url), metaPath(for: url), partPath(for: url)] {
+        for path in [completePath(for: url), metaPath(for: url)] {
             _ = FilePath.withCString(path) { unlink($0) }
         }
     }
