@@ -293,7 +293,7 @@ import Testing
     }
 
     @Test func aRingKeepsTheLastBytes() {
-        var ring = LiveRing(capacity: 8)
+        let ring = LiveRing(capacity: 8)
         [UInt8](1...5).withUnsafeBytes { ring.append($0) }
         [UInt8](6...11).withUnsafeBytes { ring.append($0) }
         var out = [UInt8](repeating: 0, count: 16)

@@ -5,6 +5,12 @@ struct ByteRanges: Equatable, Sendable {
 
     mutating func insert(_ new: Range<Int64>) {
         guard !new.isEmpty else { return }
+        // A transfer's next bytes extend the range it is filling: no new list for them.
+        if let at = ranges.firstIndex(where: { $0.upperBound == new.lowerBound }),
+           at + 1 == ranges.endIndex || ranges[at + 1].lowerBound > new.upperBound {
+            ranges[at] = ranges[at].lowerBound..<new.upperBound
+            return
+        }
         var merged = new
         var kept: [Range<Int64>] = []
         kept.reserveCapacity(ranges.count + 1)

@@ -96,6 +96,8 @@ public final class HTTPTransfer {
         try easy.set(CURLOPT_LOW_SPEED_TIME, limits.stallSeconds)
         try easy.set(CURLOPT_FAILONERROR, 1)
         try easy.set(CURLOPT_USERAGENT, userAgent)
+        // Larger pieces than libcurl's 16 KiB: fewer hand-overs to the reader per second.
+        try easy.set(CURLOPT_BUFFERSIZE, 64 << 10)
         if offset > 0 { try easy.set(CURLOPT_RESUME_FROM_LARGE, offset: offset) }
         if let etag { headers = curl_slist_append(headers, "If-None-Match: \(etag)") }
         if let date { headers = curl_slist_append(headers, "If-Modified-Since: \(date)") }

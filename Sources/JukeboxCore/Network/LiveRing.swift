@@ -1,26 +1,29 @@
 /// The last bytes of a live stream, addressed by their place since the stream began: a
 /// bounded buffer, so a stream that never ends never grows memory. A reader that falls
-/// more than `capacity` behind skips to the oldest byte kept.
-struct LiveRing: Sendable {
+/// more than `capacity` behind skips to the oldest byte kept. Its memory is taken as the
+/// stream fills it (pages untouched until written), not all at the start.
+final class LiveRing: @unchecked Sendable {  // shared under the download's lock
     let capacity: Int
-    private var storage: [UInt8]
+    private let storage: UnsafeMutableRawPointer
     /// The place of the oldest byte kept, and of the next byte to come.
     private(set) var start: Int64 = 0
     private(set) var end: Int64 = 0
 
     init(capacity: Int) {
         self.capacity = capacity
-        storage = [UInt8](repeating: 0, count: capacity)
+        storage = .allocate(byteCount: capacity, alignment: 16)
     }
 
-    mutating func append(_ bytes: UnsafeRawBufferPointer) {
+    deinit { storage.deallocate() }
+
+    func append(_ bytes: UnsafeRawBufferPointer) {
         var bytes = bytes
         if bytes.count > capacity { bytes = UnsafeRawBufferPointer(rebasing: bytes[(bytes.count - capacity)...]) }
         var at = Int(end % Int64(capacity))
         var done = 0
         while done < bytes.count {
             let take = min(capacity - at, bytes.count - done)
-            storage.withUnsafeMutableBytes { $0.baseAddress!.advanced(by: at).copyMemory(from: bytes.baseAddress!.advanced(by: done), byteCount: take) }
+            storage.advanced(by: at).copyMemory(from: bytes.baseAddress!.advanced(by: done), byteCount: take)
             done += take
             at = (at + take) % capacity
         }
@@ -37,7 +40,7 @@ struct LiveRing: Sendable {
         var done = 0
         while done < count {
             let take = min(capacity - at, count - done)
-            storage.withUnsafeBytes { buffer.baseAddress!.advanced(by: done).copyMemory(from: $0.baseAddress!.advanced(by: at), byteCount: take) }
+            buffer.baseAddress!.advanced(by: done).copyMemory(from: storage.advanced(by: at), byteCount: take)
             done += take
             at = (at + take) % capacity
         }
