@@ -62,6 +62,9 @@ final class Download: @unchecked Sendable {
     /// transfer's own rate, gets a transfer of its own from its byte: a new connection
     /// costs less than the wait.
     static let seekAheadBytes: Int64 = 32 << 10
+    /// libcurl hands over 16 KiB at a time; the file gets them in writes this large (each
+    /// write costs the filesystem about as much as its bytes do).
+    static let writeBatch = 256 << 10
 
     /// Starts the transfer. With a cache, the bytes go to its `.part` file; without one,
     /// to a temporary file that vanishes with the download.
@@ -147,60 +150,133 @@ final class Download: @unchecked Sendable {
 
     /// One transfer from `start`. True when it brought bytes.
     private func fetch(from start: Int64) throws(NetworkError) -> Bool {
-        var position = start
-        var brought = false
-        let began = MonotonicClock.now()
-        var refusal: NetworkError?
-        let url = self.url
-        var live = false
-        let (_, stopped) = try HTTPTransfer.get(url, from: start, icy: true, limits: limits, onHead: { [self] head in
-            refusal = check(head)
-            if refusal != nil { return false }
-            position = head.status == 206 ? head.start : 0
-            live = head.totalLength == nil
-            demuxer = head.icyMetaInterval.flatMap { $0 > 0 ? ICYDemuxer(interval: $0) : nil }
-            progress.withLock { p in
-                if p.head == nil { p.head = head }
-                if live, p.live == nil { p.live = LiveRing(capacity: Self.liveBytes) }
-            }
-            return true
-        }, onBody: { [self] bytes in
-            if live {
-                brought = true
-                return takeLive(bytes)
-            }
-            if let error = writeAll(fd, bytes, at: position) {
-                refusal = .failed(url: url, reason: "cannot write the download: \(error)")
-                return false
-            }
-            let from = position
-            position += Int64(bytes.count)
-            brought = true
-            return progress.withLock { p in
-                p.arrived.insert(from..<position)
-                p.problem = nil
-                p.broadcast()
-                guard let length = p.head?.totalLength, position <= length else {
-                    refusal = .inconsistent(url: url, reason: "the server sent more than the \(p.head?.totalLength ?? 0) bytes it announced")
-                    return false
-                }
-                if p.stopping { return false }
-                // Ran into bytes already here, or the reader went elsewhere: start anew.
-                if p.arrived.firstMissing(from: position, below: length) != position { return false }
-                let gap = p.wanted - position
-                let secondOfTransfer = Double(position - start) * 1e9 / Double(max(1, MonotonicClock.now() - began))
-                let readerAhead = gap > Self.seekAheadBytes && Double(gap) > secondOfTransfer
-                let readerBehind = p.wanted < from && p.arrived.available(from: p.wanted) == 0
-                return !(readerAhead || readerBehind)
-            }
-        }, shouldStop: { [self] in progress.withLock { $0.stopping } })
-        if let refusal { throw refusal }
-        if !stopped, !brought {
+        let run = TransferRun(start: start)
+        var thrown: NetworkError?
+        var stopped = false
+        do {
+            stopped = try HTTPTransfer.get(url, from: start, icy: true, limits: limits,
+                                           onHead: { [self] in take(head: $0, run) },
+                                           onBody: { [self] in take(body: $0, run) },
+                                           shouldStop: { [self] in progress.withLock { $0.stopping } }).stopped
+        } catch {
+            thrown = error
+        }
+        // What is still pending goes to the file however the transfer ended.
+        if let error = write(&run.pending), run.refusal == nil {
+            run.refusal = .failed(url: url, reason: "cannot write the download: \(error)")
+        }
+        if let refusal = run.refusal { throw refusal }
+        if let thrown { throw thrown }
+        if !stopped, !run.brought {
             throw .failed(url: url, reason: "the connection closed before any audio arrived")
         }
         // A live stream that ends was cut: reconnect, after a pause, as after a drop.
-        if live, !stopped { throw .failed(url: url, reason: "the stream ended") }
-        return brought
+        if run.live, !stopped { throw .failed(url: url, reason: "the stream ended") }
+        return run.brought
+    }
+
+    /// One transfer's own state, shared by its callbacks (all on the download's thread).
+    private final class TransferRun {
+        let start: Int64
+        let began = MonotonicClock.now()
+        /// The file offset of the next byte to come.
+        var position: Int64
+        var pending: PendingWrite
+        var brought = false
+        var live = false
+        var refusal: NetworkError?
+
+        init(start: Int64) {
+            self.start = start
+            position = start
+            pending = PendingWrite(start: start)
+        }
+    }
+
+    /// The answer's head: refused, or taken (where its body starts, live or not).
+    private func take(head: HTTPResponseHead, _ run: TransferRun) -> Bool {
+        run.refusal = check(head)
+        if run.refusal != nil { return false }
+        run.position = head.status == 206 ? head.start : 0
+        run.pending = PendingWrite(start: run.position)
+        run.live = head.totalLength == nil
+        demuxer = head.icyMetaInterval.flatMap { $0 > 0 ? ICYDemuxer(interval: $0) : nil }
+        let first = progress.withLock { p in
+            defer { if p.head == nil { p.head = head } }
+            if run.live, p.live == nil { p.live = LiveRing(capacity: Self.liveBytes) }
+            return p.head == nil
+        }
+        // The file's room, taken at once: a full card is said now, not mid-track.
+        if first, let length = head.totalLength, length > 0 {
+            let status = posix_fallocate(fd, 0, off_t(length))
+            if status != 0 {
+                run.refusal = .failed(url: url, reason: "no room for the download (\(length >> 20) MiB): \(Errno(status))")
+                return false
+            }
+        }
+        return true
+    }
+
+    /// A piece of the body: into the ring (live) or the file. False stops the transfer:
+    /// the file is complete, it ran into bytes already here, or the reader went elsewhere.
+    private func take(body bytes: UnsafeRawBufferPointer, _ run: TransferRun) -> Bool {
+        run.brought = true
+        if run.live { return takeLive(bytes) }
+        if run.pending.bytes.isEmpty { run.pending.since = MonotonicClock.now() }
+        run.pending.bytes.append(contentsOf: bytes)
+        run.position += Int64(bytes.count)
+        let (pending, position) = (run.pending.start, run.position)
+        // Written in batches, but at once for a reader waiting on these bytes, and at least
+        // every 50 ms so what has arrived is never far behind.
+        let readerWaits = progress.withLock { $0.wanted >= pending && $0.wanted < position }
+        if readerWaits || run.pending.bytes.count >= Self.writeBatch || MonotonicClock.now() - run.pending.since > 50_000_000 {
+            if let error = write(&run.pending) {
+                run.refusal = .failed(url: url, reason: "cannot write the download: \(error)")
+                return false
+            }
+        }
+        let unwritten = run.pending.start
+        let bytesPerSecond = Double(position - run.start) * 1e9 / Double(max(1, MonotonicClock.now() - run.began))
+        return progress.withLock { p in
+            guard let length = p.head?.totalLength, position <= length else {
+                run.refusal = .inconsistent(url: url, reason: "the server sent more than the \(p.head?.totalLength ?? 0) bytes it announced")
+                return false
+            }
+            if p.stopping { return false }
+            if p.arrived.firstMissing(from: position, below: length) != position { return false }
+            let gap = p.wanted - position
+            let readerAhead = gap > Self.seekAheadBytes && Double(gap) > bytesPerSecond
+            let readerBehind = p.wanted < unwritten && p.arrived.available(from: p.wanted) == 0
+            return !(readerAhead || readerBehind)
+        }
+    }
+
+    /// Bytes received and not yet in the file.
+    private struct PendingWrite {
+        var start: Int64
+        var bytes: [UInt8] = []
+        /// When the first of them came.
+        var since: UInt64 = 0
+
+        init(start: Int64) {
+            self.start = start
+            bytes.reserveCapacity(Download.writeBatch)
+        }
+    }
+
+    /// Puts the pending bytes in the file and tells the reader they are there.
+    private func write(_ pending: inout PendingWrite) -> Errno? {
+        guard !pending.bytes.isEmpty else { return nil }
+        if let error = pending.bytes.withUnsafeBytes({ writeAll(fd, $0, at: pending.start) }) { return error }
+        let written = pending.start..<(pending.start + Int64(pending.bytes.count))
+        progress.withLock { p in
+            p.arrived.insert(written)
+            p.problem = nil
+            p.broadcast()
+        }
+        pending.start = written.upperBound
+        pending.bytes.removeAll(keepingCapacity: true)
+        return nil
     }
 
     /// A live stream's bytes: titles out, audio into the ring.
