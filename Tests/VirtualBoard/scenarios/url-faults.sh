@@ -7,9 +7,9 @@ ip link set lo up 2>/dev/null || ifconfig lo 127.0.0.1 up
 modprobe sch_netem || { fail "no sch_netem module"; return; }
 busybox httpd -f -p 127.0.0.1:8081 -h $FIX/plays &
 HTTPD_PID=$!
-faults_done() { tc qdisc del dev lo root 2>/dev/null; kill $HTTPD_PID 2>/dev/null; wait $HTTPD_PID 2>/dev/null; }
+faults_done() { iproute-tc qdisc del dev lo root 2>/dev/null; kill $HTTPD_PID 2>/dev/null; wait $HTTPD_PID 2>/dev/null; }
 t=0; while ! wget -q -O /dev/null http://127.0.0.1:8081/1.flac 2>/dev/null && [ $t -lt 50 ]; do usleep 100000; t=$((t + 1)); done
-tc qdisc add dev lo root netem delay 20ms loss 1% || { fail "tc netem refused"; faults_done; return; }
+iproute-tc qdisc add dev lo root netem delay 20ms loss 1% || { fail "tc netem refused"; faults_done; return; }
 record 40 /tmp/faults.raw
 PLAYBACK='autoplay = false' start_jukebox $FIX/plays --exit-when-done
 ctl clear > /dev/null
