@@ -104,25 +104,17 @@ final class HTTPSource: MediaSource {
 
     func read(into buffer: UnsafeMutableRawBufferPointer, at offset: Int64) throws -> Int {
         guard offset < size, buffer.count > 0 else { return 0 }
-        if isLive { return try readLive(into: buffer, at: offset) }
-        var waited = false
-        defer { if waited { whileWaiting?(false) } }
-        let count = try download.progress.withLock { p -> Int in
-            if p.wanted != offset {
-                p.wanted = offset
-                p.broadcast()
+        if isLive {
+            // From the ring, in memory; a reader that fell behind the ring skips ahead.
+            return try whenArrived(at: offset) { p in
+                guard let got = p.live?.read(from: offset, into: buffer), got.count > 0 else { return nil }
+                p.wanted = got.from + Int64(got.count)
+                return got.count
             }
-            while true {
-                let here = p.arrived.available(from: offset)
-                if here > 0 { return Int(min(Int64(buffer.count), here)) }
-                if let failure = p.failure { throw MediaError.network(path, failure.reason) }
-                if interruption?() == true { throw DecodeInterrupted() }
-                if !waited {
-                    waited = true
-                    whileWaiting?(true)
-                }
-                p.wait(nanoseconds: Self.waitStepNanoseconds)
-            }
+        }
+        let count = try whenArrived(at: offset) { p in
+            let here = p.arrived.available(from: offset)
+            return here > 0 ? Int(min(Int64(buffer.count), here)) : nil
         }
         do {
             return try systemCall { pread(download.fd, buffer.baseAddress!, count, off_t(offset)) }
@@ -131,17 +123,19 @@ final class HTTPSource: MediaSource {
         }
     }
 
-    /// From the ring, in memory; a reader that fell behind the ring skips ahead.
-    private func readLive(into buffer: UnsafeMutableRawBufferPointer, at offset: Int64) throws -> Int {
+    /// Tells the download where the reader is, then waits until `take` finds bytes there:
+    /// in bounded steps that ask the interruption check, telling `whileWaiting` when a wait
+    /// starts and ends. Throws the download's failure once it has given up.
+    private func whenArrived<T>(at offset: Int64, _ take: (ConditionLocked<Download.Progress>.Access) -> T?) throws -> T {
         var waited = false
         defer { if waited { whileWaiting?(false) } }
         return try download.progress.withLock { p in
-            p.wanted = offset
+            if p.wanted != offset {
+                p.wanted = offset
+                p.broadcast()
+            }
             while true {
-                if let got = p.live?.read(from: offset, into: buffer), got.count > 0 {
-                    p.wanted = got.from + Int64(got.count)
-                    return got.count
-                }
+                if let found = take(p) { return found }
                 if let failure = p.failure { throw MediaError.network(path, failure.reason) }
                 if interruption?() == true { throw DecodeInterrupted() }
                 if !waited {

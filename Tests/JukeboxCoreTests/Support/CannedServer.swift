@@ -11,20 +11,7 @@ final class CannedServer: @unchecked Sendable {
 
     init(head: String, body: [UInt8]) throws {
         reply = Array((head.replacingOccurrences(of: "\n", with: "\r\n") + "\r\n").utf8) + body
-        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, length) == 0 && getsockname(listener, $0, &length) == 0 }
-        }
-        guard bound, listen(listener, 8) == 0 else {
-            close(listener)
-            throw Tools.ToolFailure(description: "the canned server cannot listen")
-        }
-        self.listener = listener
-        port = Int(UInt16(bigEndian: address.sin_port))
+        (listener, port) = try LoopbackListener.open()
         Thread { [self] in serve() }.start()
     }
 

@@ -20,22 +20,7 @@ final class RadioStation: @unchecked Sendable {
         audio = [UInt8](try Data(contentsOf: URL(fileURLWithPath: file)))
         self.bytesPerSecond = bytesPerSecond
         self.bytesPerSong = bytesPerSong
-        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var yes: Int32 = 1
-        setsockopt(listener, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, length) == 0 && getsockname(listener, $0, &length) == 0 }
-        }
-        guard bound, listen(listener, 8) == 0 else {
-            close(listener)
-            throw Tools.ToolFailure(description: "the radio station cannot listen")
-        }
-        self.listener = listener
-        port = Int(UInt16(bigEndian: address.sin_port))
+        (listener, port) = try LoopbackListener.open()
         Thread { [self] in acceptListeners() }.start()
     }
 
