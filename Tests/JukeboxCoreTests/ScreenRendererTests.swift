@@ -94,6 +94,9 @@ import Testing
         i.status?.route = .waitingFor("hw:CARD=DAC")
         #expect(r.content(for: i, at: 0).0.notice == "waiting for hw:CARD=DAC")
         i.status?.route = .playingOn("hw:0")
+        i.status?.buffering = true
+        #expect(r.content(for: i, at: 0).0.notice == "buffering…")
+        i.status?.buffering = false
         i.notices = ["config/jukebox.toml:3:1: unknown key"]
         #expect(r.content(for: i, at: 0).0.notice == "config/jukebox.toml:3:1: unknown key")
     }

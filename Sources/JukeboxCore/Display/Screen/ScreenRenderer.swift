@@ -183,6 +183,8 @@ public final class ScreenRenderer {
         case .idle, .playingOn: break
         }
         if status.state == .error, let error = status.lastError { return error }
+        // The music stopped for the network, not by itself: say so, or it looks broken.
+        if status.buffering { return "buffering…" }
         return nil
     }
 
