@@ -246,6 +246,8 @@ import Testing
         #expect(seen.contains("buffered: "))
         #expect(daemon.wait(seconds: 40) { status().contains("state: stop") }, "\(daemon.log)")
         #expect(daemon.log.contains("playing 1/1: Plucked"))
+        // Said once, with the URL, though the flag comes and goes with every piece.
+        #expect(daemon.log.components(separatedBy: "\(server.url("trickle/music16.flac")): buffering: the network brings the track slower than it plays").count == 2, "\(daemon.log)")
     }
 
     @Test func clientsQueueURLs() throws {

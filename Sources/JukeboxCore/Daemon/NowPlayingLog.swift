@@ -13,6 +13,9 @@ final class NowPlayingLog: @unchecked Sendable {
     private var lastError: String?
     private var lyrics: (path: String, lyrics: Lyrics)?
     private var lastLine: Int?
+    /// The track last said to be buffering, and when: a trickling link toggles it with
+    /// every piece, and the log says it once a minute at most.
+    private var buffering: (path: String, at: UInt64)?
 
     /// How long one track's lyrics may take before the lookup gives up.
     private let lyricsBudgetMs: Int
@@ -44,6 +47,11 @@ final class NowPlayingLog: @unchecked Sendable {
                 logger.error("\(error)")
             }
             lastError = s.lastError
+            if s.buffering, let path = s.path,
+               buffering.map({ $0.path != path || MonotonicClock.now() - $0.at > 60_000_000_000 }) ?? true {
+                buffering = (path, MonotonicClock.now())
+                logger.warning("\(path): buffering: the network brings the track slower than it plays")
+            }
             if let path = s.path, path != lastPath, s.metadata != nil {
                 lastPath = path
                 lastLine = nil
