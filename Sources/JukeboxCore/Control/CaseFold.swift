@@ -20,7 +20,7 @@ enum CaseFold {
                 if at == b.count { return true }
             }
             return false
-        } ?? text.lowercased().contains(folded)
+        } ?? (text.lowercased().firstRange(of: folded) != nil)  // not contains: Foundation's would link it
     }
 
     @inline(__always) private static func lower(_ byte: UInt8) -> UInt8 { byte &- 0x41 < 26 ? byte | 0x20 : byte }

@@ -520,7 +520,7 @@ public final class ControlServer: @unchecked Sendable {
     }
 
     static func listenTCP(address text: String, port: Int) throws(StartError) -> Int32 {
-        let name = text.contains(":") ? "[\(text)]:\(port)" : "\(text):\(port)"
+        let name = text.contains(":" as Character) ? "[\(text)]:\(port)" : "\(text):\(port)"
         switch TCPAddress(text) {
         case .v4(let host):
             var address = sockaddr_in()

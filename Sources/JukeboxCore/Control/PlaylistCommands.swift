@@ -101,7 +101,7 @@ extension ControlSession {
     /// A stored playlist's tracks by name, or a playlist of the library by its file name
     /// relative to the music folder (`Abba/best.m3u`, as `lsinfo` lists it).
     private func storedTracks(_ name: String) throws -> [String] {
-        if name.contains("/") {
+        if name.contains("/" as Character) {
             guard let found = catalog.snapshot.playlists.first(where: { library.uri($0.path) == name }) else { throw StoredPlaylists.Failure.notFound }
             return try StoredPlaylists.entries(of: found.path)
         }

@@ -87,7 +87,7 @@ public indirect enum SongFilter {
         case (.notEqual, true): return { !CaseFold.equal($0 ?? "", value) }
         case (.notEqual, false): return { ($0 ?? "") != value }
         case (.contains, true): return { $0.map { CaseFold.contains($0, value) } ?? false }
-        case (.contains, false): return { $0?.contains(value) ?? false }
+        case (.contains, false): return { $0.map { $0.firstRange(of: value) != nil } ?? false }  // not contains: Foundation's would link it
         case (.startsWith, true): return { $0.map { CaseFold.hasPrefix($0, value) } ?? false }
         case (.startsWith, false): return { $0?.hasPrefix(value) ?? false }
         case (.matches(let regex), _): return { ($0 ?? "").contains(regex) }

@@ -25,7 +25,7 @@ public struct LibraryPaths: Sendable, Equatable {
     /// file is in the library is for the caller to check against the library's own list,
     /// so a link out of the folder (which the library never lists) names nothing.
     public func path(for uri: String) -> String? {
-        guard !root.isEmpty, !uri.hasPrefix("/") || uri == "/", !uri.contains("\0") else { return nil }
+        guard !root.isEmpty, !uri.hasPrefix("/") || uri == "/", !uri.contains("\0" as Character) else { return nil }
         let parts = uri.split(separator: "/", omittingEmptySubsequences: true)
         guard !parts.contains(where: { $0 == ".." || $0 == "." }) else { return nil }
         return parts.isEmpty ? String(root.dropLast()) : root + parts.joined(separator: "/")

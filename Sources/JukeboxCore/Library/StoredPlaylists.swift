@@ -89,7 +89,7 @@ public struct StoredPlaylists: Sendable {
         let path = existing ?? "\(folder)/\(name).m3u"
         try makeFolder()
         var bytes = Array("#EXTM3U\n".utf8)
-        for track in tracks where !track.contains("\n") && !track.contains("\r") {
+        for track in tracks where !track.contains("\n" as Character) && !track.contains("\r" as Character) {
             bytes += FilePath.bytes(Self.relative(track, from: folder))
             bytes.append(0x0a)
         }

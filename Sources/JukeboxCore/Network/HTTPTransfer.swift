@@ -47,7 +47,8 @@ struct HTTPResponseHead: Equatable, Sendable {
     /// page or a login portal never reaches a decoder or the cache.
     var looksLikeAudio: Bool {
         guard let type = contentType?.lowercased() else { return true }
-        return !(type.hasPrefix("text/") || type.contains("html") || type.contains("json") || type.contains("xml"))
+        // firstRange, not contains: Foundation's String.contains would link all of it (and ICU).
+        return !(type.hasPrefix("text/") || ["html", "json", "xml"].contains(where: { type.firstRange(of: $0) != nil }))
     }
 }
 

@@ -62,7 +62,7 @@ public enum NetworkPlayback {
 
     private static func isPlaylist(_ source: HTTPSource) -> Bool {
         let type = source.contentType?.lowercased() ?? ""
-        if type.contains("mpegurl") || type.contains("scpls") || type.contains("pls+xml") { return true }
+        if ["mpegurl", "scpls", "pls+xml"].contains(where: { type.firstRange(of: $0) != nil }) { return true }
         return (try? M3UPlaylist.looksLikePlaylist(source.read(at: 0, count: 16)[...])) ?? false
     }
 

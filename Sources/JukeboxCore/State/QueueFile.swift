@@ -17,7 +17,7 @@ public struct QueueFile: Sendable {
     /// line and is left out.
     public func write(_ paths: [String]) throws(StateFile.Problem) {
         var bytes = Array("#EXTM3U\n".utf8)
-        for path in paths where !path.contains("\n") && !path.contains("\r") {
+        for path in paths where !path.contains("\n" as Character) && !path.contains("\r" as Character) {
             bytes += FilePath.bytes(path)
             bytes.append(0x0a)
         }
