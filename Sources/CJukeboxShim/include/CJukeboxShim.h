@@ -61,9 +61,21 @@ int jukebox_console_set_mode(int fd, int mode);
 int jukebox_jpeg_decode(const unsigned char *data, unsigned long size, int min_side, long max_pixels,
                         unsigned char **out, int *width, int *height, char *message, size_t message_size);
 
-// libcurl's curl_easy_setopt and curl_easy_getinfo are variadic, which Swift cannot call;
-// one typed entry point per argument kind. Each returns what libcurl returns.
+// libcurl is loaded with dlopen on the first URL (curl.c says why), so every call to it
+// goes through here; curl_easy_setopt and curl_easy_getinfo are variadic besides, which
+// Swift cannot call: one typed entry point per argument kind. Each returns what libcurl
+// returns.
 #include <curl/curl.h>
+
+/// Loads libcurl.so.4 and starts it (curl_global_init), once, before any other call
+/// here; 0, or -1 with the reason in message.
+int jukebox_curl_load(char *message, size_t size);
+CURL *jukebox_curl_easy_init(void);
+void jukebox_curl_easy_cleanup(CURL *handle);
+CURLcode jukebox_curl_easy_perform(CURL *handle);
+const char *jukebox_curl_easy_strerror(CURLcode code);
+struct curl_slist *jukebox_curl_slist_append(struct curl_slist *list, const char *text);
+void jukebox_curl_slist_free_all(struct curl_slist *list);
 
 CURLcode jukebox_curl_set_long(CURL *handle, CURLoption option, long value);
 CURLcode jukebox_curl_set_offset(CURL *handle, CURLoption option, curl_off_t value);

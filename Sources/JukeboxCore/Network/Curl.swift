@@ -14,12 +14,24 @@ final class CurlEasy {
     private let errorText = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE))
     let url: String
 
-    /// libcurl's process-wide set-up, once, before any thread uses it.
-    private static let ready: Bool = { curl_global_init(Int(CURL_GLOBAL_DEFAULT)) == CURLE_OK }()
+    /// libcurl, loaded and started once, before any thread uses it; the reason if it
+    /// cannot be (not installed: a box that plays files needs no libcurl).
+    private static let loading: String? = {
+        var message = [CChar](repeating: 0, count: 512)
+        guard jukebox_curl_load(&message, message.count) == 0 else {
+            let reason = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            return "libcurl cannot be loaded (\(reason)); install libcurl4"
+        }
+        return nil
+    }()
 
     init(url: String) throws(NetworkError) {
         self.url = url
-        guard Self.ready, let handle = curl_easy_init() else {
+        if let problem = Self.loading {
+            errorText.deallocate()
+            throw .failed(url: url, reason: problem)
+        }
+        guard let handle = jukebox_curl_easy_init() else {
             errorText.deallocate()
             throw .failed(url: url, reason: "libcurl could not start")
         }
@@ -32,7 +44,7 @@ final class CurlEasy {
     }
 
     deinit {
-        curl_easy_cleanup(handle)
+        jukebox_curl_easy_cleanup(handle)
         errorText.deallocate()
     }
 
@@ -93,7 +105,7 @@ final class CurlEasy {
     /// that were set, for the messages.
     func perform(connectSeconds: Int, stalledAfter: Int) throws(NetworkError) {
         errorText[0] = 0
-        let code = curl_easy_perform(handle)
+        let code = jukebox_curl_easy_perform(handle)
         switch code {
         case CURLE_OK, CURLE_ABORTED_BY_CALLBACK, CURLE_WRITE_ERROR: return
         default: throw error(for: code, connectSeconds: connectSeconds, stalledAfter: stalledAfter)
@@ -106,7 +118,7 @@ final class CurlEasy {
 
     /// The one place libcurl's codes become reasons.
     private func error(for code: CURLcode, connectSeconds: Int, stalledAfter: Int) -> NetworkError {
-        let detail = String(cString: errorText[0] != 0 ? UnsafePointer(errorText) : curl_easy_strerror(code))
+        let detail = String(cString: errorText[0] != 0 ? UnsafePointer(errorText) : jukebox_curl_easy_strerror(code))
         switch code {
         case CURLE_COULDNT_RESOLVE_HOST: return .unresolvable(url: url, host: Self.host(of: url))
         case CURLE_COULDNT_CONNECT:

@@ -1,4 +1,5 @@
 import CCurl
+import CJukeboxShim
 
 /// What a response said about the body that follows it.
 struct HTTPResponseHead: Equatable, Sendable {
@@ -86,7 +87,7 @@ public final class HTTPTransfer {
         let context = HTTPTransferContext(easy: easy, onHead: onHead, onBody: onBody, shouldStop: shouldStop)
         let opaque = Unmanaged.passUnretained(context).toOpaque()
         var headers: UnsafeMutablePointer<curl_slist>?
-        defer { curl_slist_free_all(headers) }
+        defer { jukebox_curl_slist_free_all(headers) }
         try easy.set(CURLOPT_PROTOCOLS_STR, "http,https")
         try easy.set(CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
         try easy.set(CURLOPT_FOLLOWLOCATION, 1)
@@ -100,10 +101,10 @@ public final class HTTPTransfer {
         // Larger pieces than libcurl's 16 KiB: fewer hand-overs to the reader per second.
         try easy.set(CURLOPT_BUFFERSIZE, 64 << 10)
         if offset > 0 { try easy.set(CURLOPT_RESUME_FROM_LARGE, offset: offset) }
-        if let etag { headers = curl_slist_append(headers, "If-None-Match: \(etag)") }
-        if let date { headers = curl_slist_append(headers, "If-Modified-Since: \(date)") }
+        if let etag { headers = jukebox_curl_slist_append(headers, "If-None-Match: \(etag)") }
+        if let date { headers = jukebox_curl_slist_append(headers, "If-Modified-Since: \(date)") }
         // Internet radio sends its titles in the stream only when asked.
-        if icy { headers = curl_slist_append(headers, "Icy-MetaData: 1") }
+        if icy { headers = jukebox_curl_slist_append(headers, "Icy-MetaData: 1") }
         if headers != nil { try easy.set(CURLOPT_HTTPHEADER, UnsafeMutableRawPointer(headers)) }
         try easy.set(CURLOPT_HEADERFUNCTION, function: httpHeaderCallback)
         try easy.set(CURLOPT_HEADERDATA, opaque)
