@@ -96,8 +96,6 @@ public struct StreamBuffer: Sendable, Equatable {
     public var secondsAhead: Double
     /// The decoder is waiting for bytes that have not arrived.
     public var waiting: Bool
-    /// What the network did last, while the download retries.
-    public var problem: String?
 }
 
 /// Plays tracks: a decode thread fills a bounded chunk queue ahead of time, and an audio

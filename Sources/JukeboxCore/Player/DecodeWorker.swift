@@ -129,11 +129,11 @@ final class DecodeWorker: @unchecked Sendable {  // confined to the decode threa
     private func publishStream() {
         let report: StreamBuffer? = current.flatMap { current in
             guard let stream = current.decoder.source as? HTTPSource else { return nil }
-            let (bytes, complete, problem) = stream.buffered
+            let (bytes, complete, _) = stream.buffered
             let rate = Self.bytesPerSecond(current.decoder, stream) ?? 0
             let ahead = complete && !stream.isLive ? Double(current.decoder.info.totalFrames - current.decoder.position) / Double(current.decoder.info.sampleRate)
                 : (rate > 0 ? Double(bytes) / rate : 0)
-            return StreamBuffer(secondsAhead: max(0, ahead), waiting: false, problem: problem?.reason)
+            return StreamBuffer(secondsAhead: max(0, ahead), waiting: false)
         }
         engine.shared.withLock { s in
             guard s.published.stream != report else { return }
