@@ -130,7 +130,7 @@ import Testing
         #expect(say(local, "clearerror") == "OK\n")
         let switches = OutputSwitches(devices: ["hw:CARD=DAC", "default"])
         let routed = ControlSession(player: player, outputs: switches)
-        var told: [Set<IdleSubsystem>] = []
+        var told: [IdleSubsystems] = []
         routed.announce = { told.append($0) }
         #expect(say(routed, "outputs") == "outputid: 0\noutputname: hw:CARD=DAC\nplugin: alsa\noutputenabled: 1\n"
             + "outputid: 1\noutputname: default\nplugin: alsa\noutputenabled: 1\nOK\n")

@@ -12,7 +12,7 @@ import Testing
         let playlists: String
         let session: ControlSession
         let player: Player
-        var announced: [Set<IdleSubsystem>] = []
+        var announced: [IdleSubsystems] = []
 
         init(_ name: String, playlistsInside: Bool = true) throws {
             let music = try Fixtures.shared.scratchFolder("stored-\(name)")

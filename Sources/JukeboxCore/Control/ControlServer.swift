@@ -77,7 +77,7 @@ public final class ControlServer: @unchecked Sendable {
     private var thread: pthread_t?
     /// What the loop is told between its polls: changes for idle clients, and stop.
     private struct Mail {
-        var changes: Set<IdleSubsystem> = []
+        var changes: IdleSubsystems = []
         var stop = false
         /// The wake pipe is closed: a late player event must not write to a reused number.
         var closed = false
@@ -198,7 +198,7 @@ public final class ControlServer: @unchecked Sendable {
     }
 
     /// Tells idle clients that `subsystems` changed (any thread; never waits on clients).
-    public func announce(_ subsystems: Set<IdleSubsystem>) {
+    public func announce(_ subsystems: IdleSubsystems) {
         guard !subsystems.isEmpty else { return }
         post { $0.changes.formUnion(subsystems) }
     }
@@ -208,7 +208,7 @@ public final class ControlServer: @unchecked Sendable {
     /// there and then, before the player's other observers wake their threads.
     private func playerChanged(_ status: PlayerStatus) {
         let now = MonotonicClock.now()
-        let (changes, onControlThread) = mail.withLock { mail -> (Set<IdleSubsystem>, Bool) in
+        let (changes, onControlThread) = mail.withLock { mail -> (IdleSubsystems, Bool) in
             let last = mail.lastStatus
             mail.lastStatus = (status, now)
             let changes = IdleSubsystem.changes(from: last?.status, to: status, seconds: last.map { Double(now - $0.at) / 1e9 } ?? 0)
@@ -218,7 +218,7 @@ public final class ControlServer: @unchecked Sendable {
     }
 
     /// Answers the clients waiting in idle for `changes`. On the control thread only.
-    private func tellIdleClients(_ changes: Set<IdleSubsystem>) {
+    private func tellIdleClients(_ changes: IdleSubsystems) {
         guard !changes.isEmpty else { return }
         for client in clients.values {
             guard let answer = client.session.changed(changes) else { continue }

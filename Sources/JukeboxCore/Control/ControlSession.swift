@@ -32,7 +32,7 @@ public final class ControlSession {
     let outputs: OutputSwitches
     /// Tells every idle client (this one too) of a change the player does not report:
     /// a stored playlist written.
-    var announce: (Set<IdleSubsystem>) -> Void = { _ in }
+    var announce: (IdleSubsystems) -> Void = { _ in }
     /// Connected through the Unix socket, from this machine: only such a client may ask
     /// for `config`, as in MPD.
     let local: Bool
@@ -68,15 +68,15 @@ public final class ControlSession {
     public var isRunningList: Bool { running != nil }
 
     /// While in `idle`: the subsystems it waits for.
-    private var idleFor: Set<IdleSubsystem>?
+    private var idleFor: IdleSubsystems?
     /// Changes since this client's last `idle` answer: an `idle` sent after them returns at once.
-    private var changesSeen: Set<IdleSubsystem> = []
+    private var changesSeen: IdleSubsystems = []
 
     /// Whether the client waits in `idle` (the server then never times it out).
     public var isIdle: Bool { idleFor != nil }
 
     /// Something changed: the reply that ends this client's `idle`, if it waits for it.
-    public func changed(_ subsystems: Set<IdleSubsystem>) -> String? {
+    public func changed(_ subsystems: IdleSubsystems) -> String? {
         changesSeen.formUnion(subsystems)
         return idleAnswer(force: false)
     }
@@ -89,7 +89,7 @@ public final class ControlSession {
         guard !due.isEmpty || force else { return nil }
         idleFor = nil
         changesSeen.subtract(due)
-        return IdleSubsystem.allCases.filter(due.contains).map { "changed: \($0.rawValue)\n" }.joined() + "OK\n"
+        return due.idleAnswer
     }
 
     public init(player: Player, scope: ControlServer.Scope = .init(), catalog: LibraryCatalog = LibraryCatalog(),
@@ -168,14 +168,14 @@ public final class ControlSession {
     /// `idle [SUBSYSTEM...]`: answers when one of them (any, without names) changes, at
     /// once if one changed since the client's last idle.
     private func idle(_ names: [String]) -> Outcome {
-        var wanted: Set<IdleSubsystem> = []
+        var wanted: IdleSubsystems = []
         for name in names {
             guard let subsystem = IdleSubsystem(rawValue: name.lowercased()) else {
                 return .reply(Self.ack(.init(code: .argument, message: "Unrecognized idle event: \(name.prefix(64))"), index: 0, command: "idle"))
             }
-            wanted.insert(subsystem)
+            wanted.insert(subsystem.only)
         }
-        idleFor = wanted.isEmpty ? Set(IdleSubsystem.allCases) : wanted
+        idleFor = wanted.isEmpty ? .all : wanted
         return idleAnswer(force: false).map(Outcome.reply) ?? .none
     }
 
