@@ -116,7 +116,7 @@ import Testing
     }
 
     @Test func halfClosedClientsGetEveryReply() throws {
-        let port = 20_000 + Int(getpid() % 20_000)
+        let port = try LoopbackListener.freePort()
         let box = try serve("half", tcpPort: port)
         defer { box.server.stop() }
         #expect(try halfClosedRuns(1000) { try Connection(unix: box.path) } == 0)

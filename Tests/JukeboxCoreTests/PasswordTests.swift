@@ -56,7 +56,7 @@ import Testing
         let player = Player(engine: FakeEngine())
         player.setTracks(["/m/a.flac"])
         let server = ControlServer(player: player, logger: Logger(label: "test"), password: "open sesame")
-        let port = 20_000 + Int(getpid() % 20_000)
+        let port = try LoopbackListener.freePort()
         try server.start(socketPath: "", tcpPort: port)
         defer { server.stop() }
         func mpc(_ host: String, _ args: String...) throws -> Tools.Output {

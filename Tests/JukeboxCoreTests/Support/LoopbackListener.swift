@@ -19,4 +19,13 @@ enum LoopbackListener {
         }
         return (fd, Int(UInt16(bigEndian: address.sin_port)))
     }
+
+    /// A port nobody listens on now, for a server under test that binds its own: the
+    /// kernel hands out ports in turn, so parallel tests do not meet on it, as they did
+    /// on ports made from the process id.
+    static func freePort() throws -> Int {
+        let (fd, port) = try open()
+        close(fd)
+        return port
+    }
 }
