@@ -128,11 +128,19 @@ public final class Player: @unchecked Sendable {
     /// Chooses the command from the state at the moment it is applied, in the same step,
     /// so a relative change (volume +5, random on) cannot lose a press made in between.
     /// A nil command does nothing; an error thrown by `decide` is rethrown.
-    public func perform(_ decide: (PlayerStatus) throws -> PlayerCommand?) rethrows {
+    public func perform<Failure: Error>(_ decide: (PlayerStatus) throws(Failure) -> PlayerCommand?) throws(Failure) {
         dispatchPrecondition(condition: .notOnQueue(queue))
-        try queue.sync {
-            if let command = try decide(makeStatus()) { handle(command) }
+        // The plain sync: the throwing one wraps the work in two more closures, on the
+        // path of every change a client makes.
+        var failure: Failure?
+        queue.sync {
+            do throws(Failure) {
+                if let command = try decide(makeStatus()) { handle(command) }
+            } catch {
+                failure = error
+            }
         }
+        if let failure { throw failure }
     }
 
     /// Engine events arrive here from the engine's threads.
