@@ -91,9 +91,10 @@ public final class Player: @unchecked Sendable {
     private var resumeWhenOutputReturns = false
     private var scanTimer: DispatchSourceTimer?
     private var consecutiveFailures = 0
-    private var observers: [Int: @Sendable (PlayerEvent) -> Void] = [:]
-    /// Told before the others: the control server, whose idle clients wait on a change.
-    private var leadingObservers: Set<Int> = []
+    /// In the order they are told: leading ones (the control server, whose idle clients
+    /// wait on a change) first. A list: every change walks it.
+    private var observers: [(id: Int, handler: @Sendable (PlayerEvent) -> Void)] = []
+    private var leadingObserverCount = 0
     private var nextObserver = 0
     private var ticker: DispatchSourceTimer?
     /// Set by `close`: no timer starts again.
@@ -314,16 +315,22 @@ public final class Player: @unchecked Sendable {
     public func observe(leading: Bool = false, _ handler: @escaping @Sendable (PlayerEvent) -> Void) -> Int {
         queue.sync {
             nextObserver += 1
-            observers[nextObserver] = handler
-            if leading { leadingObservers.insert(nextObserver) }
+            let entry = (id: nextObserver, handler: handler)
+            if leading {
+                observers.insert(entry, at: leadingObserverCount)
+                leadingObserverCount += 1
+            } else {
+                observers.append(entry)
+            }
             return nextObserver
         }
     }
 
     public func removeObserver(_ id: Int) {
         queue.async {
-            self.observers[id] = nil
-            self.leadingObservers.remove(id)
+            guard let index = self.observers.firstIndex(where: { $0.id == id }) else { return }
+            self.observers.remove(at: index)
+            if index < self.leadingObserverCount { self.leadingObserverCount -= 1 }
         }
     }
 
@@ -810,8 +817,7 @@ public final class Player: @unchecked Sendable {
     private func notify() { emit(.statusChanged(makeStatus())) }
 
     private func emit(_ event: PlayerEvent) {
-        for id in leadingObservers { observers[id]?(event) }
-        for (id, observer) in observers where !leadingObservers.contains(id) { observer(event) }
+        for observer in observers { observer.handler(event) }
     }
 
     /// While playing, observers also hear about progress once a second.
