@@ -201,4 +201,30 @@ import Testing
         after.state = .paused
         #expect(StateSaver.matters(from: before, to: after, seconds: 1))
     }
+
+    /// A burst of changes books one write, not one per change: the saver's thread is
+    /// woken only when a write is booked sooner than the one already due.
+    @Test func aBurstOfChangesBooksOneWrite() {
+        var plan = StateSaver.Plan()
+        var status = PlayerStatus()
+        let second: UInt64 = 1_000_000_000
+        #expect(plan.heard(status, at: 10 * second)?.at == 10 * second)  // the first status: at once
+        plan.due = nil
+        plan.lastWriteAt = 10 * second
+        #expect(plan.heard(status, at: 10 * second + 1) == nil)  // nothing changed
+        var bookings = 0
+        for i in 1...50 {  // a client toggling repeat every 20 ms
+            status.options.repeat.toggle()
+            if let booking = plan.heard(status, at: 10 * second + UInt64(i) * 20_000_000) {
+                bookings += 1
+                #expect(booking.at == 11 * second)  // at most once a second
+            }
+        }
+        #expect(bookings == 1)
+        #expect(plan.book(at: 12 * second) == nil)  // later than the one due: it writes this too
+        #expect(plan.book(at: 10 * second + 5)?.generation == plan.due?.generation)  // sooner replaces it
+        plan.stopped = true
+        status.volume += 1
+        #expect(plan.heard(status, at: 20 * second) == nil)
+    }
 }

@@ -11,6 +11,11 @@ import Logging
 ///
 /// A queue a client made goes to the `QueueFile` beside the state, written before the
 /// state that names it, only when the queue changed.
+///
+/// Whether a status calls for a write is decided where the player tells it, and the
+/// saver's queue is woken only to book or make a write: a burst of changes (a knob
+/// turned, a client toggling modes) wakes no thread per change, and the thread that
+/// made the change goes on to its clients.
 public final class StateSaver: @unchecked Sendable {
     public let file: StateFile
     public let queueFile: QueueFile
@@ -30,14 +35,40 @@ public final class StateSaver: @unchecked Sendable {
         case none
         case version(Int)
     }
-    private var lastWriteAt: UInt64 = 0
-    /// When the next write is due, and which scheduling it is (a sooner one replaces it).
-    private var due: (at: UInt64, generation: Int)?
-    private var generation = 0
-    private var last: (status: PlayerStatus, at: UInt64)?
     private var failing = false
-    private var stopped = false
     private var writeCount = 0
+
+    /// What the player's observer and the saver's queue share.
+    struct Plan {
+        /// The status last heard, and when.
+        var last: (status: PlayerStatus, at: UInt64)?
+        /// When the next write is due, and which booking it is (a sooner one replaces it).
+        var due: (at: UInt64, generation: Int)?
+        var generation = 0
+        var lastWriteAt: UInt64 = 0
+        var stopped = false
+
+        /// Books a write at `time` (monotonic), unless one is due sooner already: the
+        /// booking to arm a timer for, or nil.
+        mutating func book(at time: UInt64) -> (at: UInt64, generation: Int)? {
+            guard !stopped else { return nil }
+            if let due, due.at <= time { return nil }
+            generation += 1
+            due = (time, generation)
+            return due
+        }
+
+        /// On the player's queue, for each status it tells: the write it calls for, soon
+        /// but at most once a second, or nil. (The periodic writes while playing follow
+        /// from each write itself, in `arm`.)
+        mutating func heard(_ status: PlayerStatus, at now: UInt64) -> (at: UInt64, generation: Int)? {
+            defer { last = (status, now) }
+            guard let (before, then) = last else { return book(at: now) }
+            guard StateSaver.matters(from: before, to: status, seconds: StateSaver.seconds(from: then, to: now)) else { return nil }
+            return book(at: max(now, lastWriteAt &+ UInt64(StateSaver.minimumGapSeconds * 1e9)))
+        }
+    }
+    private let plan = ConditionLocked(Plan())
 
     /// Changes closer together than this are written once.
     static let minimumGapSeconds = 1.0
@@ -56,7 +87,9 @@ public final class StateSaver: @unchecked Sendable {
         let id = player.observe { [weak self] event in
             guard case .statusChanged(let status) = event, let self else { return }
             let now = MonotonicClock.now()
-            self.queue.async { self.consider(status, at: now) }
+            if let booking = plan.withLock({ $0.wholeValue.heard(status, at: now) }) {
+                queue.async { self.arm(booking) }
+            }
         }
         queue.sync { observer = id }
     }
@@ -65,25 +98,12 @@ public final class StateSaver: @unchecked Sendable {
     public func stop() {
         if let id = queue.sync(execute: { observer }) { player.removeObserver(id) }
         let saving = player.saving
-        queue.sync {
-            stopped = true
-            write(saving.memory, saving.clientQueue)
-        }
+        plan.withLock { $0.stopped = true }
+        queue.sync { write(saving.memory, saving.clientQueue) }
     }
 
     /// How many times the file was written (for tests: none while idle).
     public var writes: Int { queue.sync { writeCount } }
-
-    private func consider(_ status: PlayerStatus, at now: UInt64) {
-        guard !stopped else { return }
-        defer { last = (status, now) }
-        guard let (before, then) = last else { return schedule(at: now) }
-        // Soon, but at most once a second. (The periodic writes while playing follow from
-        // each write itself, in `schedule`.)
-        if Self.matters(from: before, to: status, seconds: Self.seconds(from: then, to: now)) {
-            schedule(at: max(now, lastWriteAt &+ UInt64(Self.minimumGapSeconds * 1e9)))
-        }
-    }
 
     /// A change worth writing straight away.
     static func matters(from before: PlayerStatus, to after: PlayerStatus, seconds: Double) -> Bool {
@@ -94,21 +114,27 @@ public final class StateSaver: @unchecked Sendable {
         return after.jumped(from: before, seconds: seconds)
     }
 
-    /// A write at `time` (monotonic), unless one is due sooner already.
-    private func schedule(at time: UInt64) {
-        if let due, due.at <= time { return }
-        generation += 1
-        let mine = generation
-        due = (time, mine)
-        let delay = max(0, Self.seconds(from: MonotonicClock.now(), to: time))
+    /// On the saver's queue: the write `booking` asked for, when it is due, unless a
+    /// sooner booking has replaced it by then.
+    private func arm(_ booking: (at: UInt64, generation: Int)) {
+        let delay = max(0, Self.seconds(from: MonotonicClock.now(), to: booking.at))
         queue.asyncAfter(deadline: .now() + delay) { [self] in
-            guard due?.generation == mine, !stopped else { return }
-            due = nil
+            let current = plan.withLock { plan -> Bool in
+                guard plan.due?.generation == booking.generation, !plan.stopped else { return false }
+                plan.due = nil
+                return true
+            }
+            guard current else { return }
             let (memory, clientQueue) = player.saving
             write(memory, clientQueue)
             // While playing, the next write comes `interval` after this one, whatever the
             // player says in between.
-            if memory.state == .playing { schedule(at: lastWriteAt &+ UInt64(interval * 1e9)) }
+            guard memory.state == .playing else { return }
+            let next = plan.withLock { plan in
+                let at = plan.lastWriteAt &+ UInt64(interval * 1e9)
+                return plan.wholeValue.book(at: at)
+            }
+            if let next { arm(next) }
         }
     }
 
@@ -129,7 +155,7 @@ public final class StateSaver: @unchecked Sendable {
             }
             try file.write(state)
             lastWritten = memory
-            lastWriteAt = MonotonicClock.now()
+            plan.withLock { $0.lastWriteAt = MonotonicClock.now() }
             writeCount += 1
             if failing { logger.notice("state: saving to \(file.path) works again") }
             failing = false
@@ -137,7 +163,7 @@ public final class StateSaver: @unchecked Sendable {
             // Once, not every second: the box plays on, it just will not remember.
             if !failing { logger.warning("state: \(error); the place will not be remembered until this is fixed") }
             failing = true
-            lastWriteAt = MonotonicClock.now()
+            plan.withLock { $0.lastWriteAt = MonotonicClock.now() }
         }
     }
 }
