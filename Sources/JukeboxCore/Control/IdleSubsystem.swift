@@ -43,17 +43,17 @@ public struct IdleSubsystems: OptionSet, Sendable, Hashable {
     public static let options = IdleSubsystem.options.only
     public static let all = IdleSubsystems(rawValue: 1 << UInt16(IdleSubsystem.allCases.count) - 1)
 
-    private static let names = IdleSubsystem.allCases.map(\.rawValue)
+    /// Each subsystem's `changed:` line, by bit.
+    private static let lines = IdleSubsystem.allCases.map { "changed: \($0.rawValue)\n" }
+    /// The answers for one subsystem, made once: what nearly every change ends.
+    private static let singleAnswers = lines.map { $0 + "OK\n" }
 
     /// MPD's answer to an idle that these changes end: a `changed:` line for each, in
     /// the order of `IdleSubsystem`, then OK.
     var idleAnswer: String {
+        if rawValue != 0, rawValue & (rawValue - 1) == 0 { return Self.singleAnswers[rawValue.trailingZeroBitCount] }
         var answer = ""
-        for (bit, name) in Self.names.enumerated() where rawValue & 1 << bit != 0 {
-            answer += "changed: "
-            answer += name
-            answer += "\n"
-        }
+        for (bit, line) in Self.lines.enumerated() where rawValue & 1 << bit != 0 { answer += line }
         return answer + "OK\n"
     }
 }
