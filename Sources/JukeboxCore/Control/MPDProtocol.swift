@@ -22,36 +22,61 @@ public enum MPDProtocol {
     /// Splits a request line into words. The quotes, backslashes and blanks that matter
     /// are ASCII, so the UTF-8 bytes are scanned as MPD scans them: a byte-wise pass
     /// costs a fraction of walking grapheme clusters, on every command a client sends.
+    /// A word without quotes, as nearly all are, is made straight from its bytes.
     public static func words(_ line: String) throws -> [String] {
         var line = line
         return try line.withUTF8 { bytes in
             var words: [String] = []
-            var current: [UInt8] = []
-            current.reserveCapacity(bytes.count)
-            var inQuotes = false
-            var escaped = false
-            var started = false
-            for byte in bytes {
-                if escaped { current.append(byte); escaped = false; continue }
-                if inQuotes {
-                    if byte == UInt8(ascii: "\\") { escaped = true } else if byte == UInt8(ascii: "\"") { inQuotes = false } else { current.append(byte) }
-                    continue
+            var i = 0
+            while i < bytes.count {
+                if isBlank(bytes[i]) { i += 1; continue }
+                let start = i
+                var quoted = false
+                var inQuotes = false
+                var escaped = false
+                while i < bytes.count {
+                    let byte = bytes[i]
+                    if escaped {
+                        escaped = false
+                    } else if inQuotes {
+                        if byte == UInt8(ascii: "\\") { escaped = true } else if byte == UInt8(ascii: "\"") { inQuotes = false }
+                    } else if byte == UInt8(ascii: "\"") {
+                        inQuotes = true
+                        quoted = true
+                    } else if isBlank(byte) {
+                        break
+                    }
+                    i += 1
                 }
-                switch byte {
-                case UInt8(ascii: "\""):
-                    inQuotes = true
-                    started = true
-                case UInt8(ascii: " "), UInt8(ascii: "\t"):
-                    if started { words.append(String(decoding: current, as: UTF8.self)); current.removeAll(keepingCapacity: true); started = false }
-                default:
-                    current.append(byte)
-                    started = true
-                }
+                if inQuotes { throw Ack(code: .argument, message: "Missing closing '\"'") }
+                let word = UnsafeBufferPointer(rebasing: bytes[start..<i])
+                words.append(quoted ? unquoted(word) : String(decoding: word, as: UTF8.self))
             }
-            if inQuotes { throw Ack(code: .argument, message: "Missing closing '\"'") }
-            if started { words.append(String(decoding: current, as: UTF8.self)) }
             return words
         }
+    }
+
+    private static func isBlank(_ byte: UInt8) -> Bool { byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
+
+    /// A word with its quotes taken out, and the byte after each backslash in them taken as it is.
+    private static func unquoted(_ word: UnsafeBufferPointer<UInt8>) -> String {
+        var text: [UInt8] = []
+        text.reserveCapacity(word.count)
+        var inQuotes = false
+        var escaped = false
+        for byte in word {
+            if escaped {
+                text.append(byte)
+                escaped = false
+            } else if inQuotes {
+                if byte == UInt8(ascii: "\\") { escaped = true } else if byte == UInt8(ascii: "\"") { inQuotes = false } else { text.append(byte) }
+            } else if byte == UInt8(ascii: "\"") {
+                inQuotes = true
+            } else {
+                text.append(byte)
+            }
+        }
+        return String(decoding: text, as: UTF8.self)
     }
 
     /// A value as it may appear after `key: ` in a reply. Every value from a file name, a
