@@ -257,9 +257,19 @@ public final class ControlServer: @unchecked Sendable {
             for client in clients.values { close(client.fd) }
             clients.removeAll()
         }
+        // What is polled, and the client behind each entry (none for the wake pipe and the
+        // listeners): kept from turn to turn, so a turn allocates nothing and looks nothing up.
+        var fds: [pollfd] = []
+        var polled: [ControlConnection?] = []
         while true {
-            var fds = [pollfd(fd: wake.read, events: Int16(POLLIN), revents: 0)]
-            fds += listeners.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+            fds.removeAll(keepingCapacity: true)
+            polled.removeAll(keepingCapacity: true)
+            fds.append(pollfd(fd: wake.read, events: Int16(POLLIN), revents: 0))
+            polled.append(nil)
+            for fd in listeners {
+                fds.append(pollfd(fd: fd, events: Int16(POLLIN), revents: 0))
+                polled.append(nil)
+            }
             var busy = false
             for client in clients.values {
                 let hasWork = !client.closing && (client.session.isRunningList || client.hasCompleteLine)
@@ -270,6 +280,7 @@ public final class ControlServer: @unchecked Sendable {
                 if !client.inputEnded && !client.closing && !hasWork { events |= Int16(POLLIN) }
                 if client.pendingOutput > 0 { events |= Int16(POLLOUT) }
                 fds.append(pollfd(fd: client.fd, events: events, revents: 0))
+                polled.append(client)
             }
             let now = MonotonicClock.now()
             let timeout = busy ? 0 : millisecondsUntilFirstIdleDeadline(clients, now: now)
@@ -295,12 +306,11 @@ public final class ControlServer: @unchecked Sendable {
                 }
                 tellIdleClients(changes)
             }
-            for entry in fds.dropFirst() {
-                if listeners.contains(entry.fd) {
+            for (entry, client) in zip(fds, polled).dropFirst() {
+                guard let client else {
                     if entry.revents != 0 { accept(on: entry.fd) }
                     continue
                 }
-                guard let client = clients[entry.fd] else { continue }
                 if entry.revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 { receive(client, into: &buffer) }
                 run(client)
                 if client.pendingOutput > 0 { send(client) }
