@@ -124,7 +124,10 @@ public final class Player: @unchecked Sendable {
     /// Applies `command` and returns once the state machine has taken it, so a reply made
     /// afterwards (the control socket's `OK`, a `status`) describes its effect. The audible
     /// change follows on the engine's threads. Never call it from the player's queue.
-    public func perform(_ command: PlayerCommand) { perform { _ in command } }
+    public func perform(_ command: PlayerCommand) {
+        dispatchPrecondition(condition: .notOnQueue(queue))
+        queue.sync { handle(command) }  // no status to decide on: none is made
+    }
 
     /// Chooses the command from the state at the moment it is applied, in the same step,
     /// so a relative change (volume +5, random on) cannot lose a press made in between.
