@@ -77,4 +77,16 @@ import Testing
         player.perform(.cycleMode)
         #expect(player.status.options == PlayOptions(repeat: true))
     }
+
+    /// A switch set on its own keeps the others as the player has them when it applies it.
+    @Test func oneSwitchKeepsTheOthers() {
+        let player = Player(engine: FakeEngine())
+        player.perform(.setOptions(PlayOptions(random: true, single: .oneshot, consume: true)))
+        player.perform(.setOption(.repeat(true)))
+        #expect(player.status.options == PlayOptions(repeat: true, random: true, single: .oneshot, consume: true))
+        player.perform(.setOption(.single(.off)))
+        player.perform(.setOption(.consume(false)))
+        #expect(player.status.options == PlayOptions(repeat: true, random: true))
+        #expect(PlayerCommand.setOption(.single(.oneshot)).description == "single oneshot")
+    }
 }

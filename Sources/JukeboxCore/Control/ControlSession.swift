@@ -374,21 +374,18 @@ public final class ControlSession {
             player.perform { status in .setVolume(status.volume + delta) }
         case "random", "repeat", "single":
             try arguments(1...1)
-            let single = name == "single" ? MPDProtocol.single(args[0]) : nil
-            let on = name == "single" ? single != nil : try Self.boolean(args[0], name)
-            guard on || name != "single" else {
-                throw MPDProtocol.Ack(code: .argument, message: "Boolean (0/1) or \"oneshot\" expected: \(args[0].prefix(64))")
-            }
-            // Read and set in one step on the player's queue: each switch on its own.
-            player.perform { status in
-                var options = status.options
-                switch name {
-                case "random": options.random = on
-                case "repeat": options.repeat = on
-                default: options.single = single ?? .off
+            let change: PlayOptions.Switch
+            switch name {
+            case "single":
+                guard let single = MPDProtocol.single(args[0]) else {
+                    throw MPDProtocol.Ack(code: .argument, message: "Boolean (0/1) or \"oneshot\" expected: \(args[0].prefix(64))")
                 }
-                return .setOptions(options)
+                change = .single(single)
+            case "random": change = .random(try Self.boolean(args[0], name))
+            default: change = .repeat(try Self.boolean(args[0], name))
             }
+            // Set on the player's queue, each switch on its own.
+            player.perform(.setOption(change))
         case "tagtypes":
             guard let sub = args.first else { return MPDTag.allCases.filter(tags.contains).map { "tagtype: \($0.rawValue)\n" }.joined() }
             switch sub {

@@ -89,11 +89,7 @@ extension ControlSession {
         case "consume":
             try arguments(1...1)
             let on = try Self.boolean(args[0], name)
-            player.perform { status in
-                var options = status.options
-                options.consume = on
-                return .setOptions(options)
-            }
+            player.perform(.setOption(.consume(on)))
         default:
             return nil
         }

@@ -33,6 +33,33 @@ public struct PlayOptions: Sendable, Equatable, Codable {
         self.consume = consume
     }
 
+    /// One switch set on its own, the others kept: MPD's repeat, random, single and consume.
+    public enum Switch: Sendable, Equatable {
+        case `repeat`(Bool)
+        case random(Bool)
+        case single(Single)
+        case consume(Bool)
+
+        /// For the log: "repeat on", "single oneshot".
+        public var label: String {
+            switch self {
+            case .repeat(let on): "repeat \(on ? "on" : "off")"
+            case .random(let on): "random \(on ? "on" : "off")"
+            case .single(let value): "single \(value.rawValue)"
+            case .consume(let on): "consume \(on ? "on" : "off")"
+            }
+        }
+    }
+
+    public mutating func set(_ change: Switch) {
+        switch change {
+        case .repeat(let on): self.repeat = on
+        case .random(let on): random = on
+        case .single(let value): single = value
+        case .consume(let on): consume = on
+        }
+    }
+
     public init(mode: PlayMode, consume: Bool = false) {
         switch mode {
         case .once: self.init(consume: consume)

@@ -398,6 +398,11 @@ public final class Player: @unchecked Sendable {
             settings.mode = mode
             playQueue.setMode(mode)
             scheduleNext()
+        case .setOption(let change):
+            var options = playQueue.options
+            options.set(change)
+            playQueue.setOptions(options)
+            scheduleNext()
         case .setOptions(let options):
             playQueue.setOptions(options)
             scheduleNext()
