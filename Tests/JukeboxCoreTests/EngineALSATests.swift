@@ -35,8 +35,7 @@ import Testing
         let log = EventLog()
         let file = fx.path("rec-gapless.raw")
         let engine = try engine(recordingTo: file, log: log)
-        engine.setNext(TrackRef(token: 2, path: fx.path("part-b.flac")))
-        engine.play(TrackRef(token: 1, path: fx.path("part-a.flac")))
+        engine.play(TrackRef(token: 1, path: fx.path("part-a.flac")), next: TrackRef(token: 2, path: fx.path("part-b.flac")))
         #expect(log.wait { $0.isFinished })
         engine.shutdown()
         let whole = try Tools.run("sox", [fx.path("music16.wav"), "-t", "raw", "-"]).stdout

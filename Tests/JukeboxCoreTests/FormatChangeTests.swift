@@ -35,8 +35,7 @@ final class RecordingOutput: AudioOutput, @unchecked Sendable {
         let log = EventLog()
         let engine = AudioEngine(output: output) { log.append($0) }
         try engine.start()
-        engine.setNext(TrackRef(token: 2, path: fx.path("music24.flac")))
-        engine.play(TrackRef(token: 1, path: fx.path("music16.flac")))
+        engine.play(TrackRef(token: 1, path: fx.path("music16.flac")), next: TrackRef(token: 2, path: fx.path("music24.flac")))
         #expect(log.wait { $0.isFinished })
         engine.shutdown()
         let cd = OutputFormat(sampleRate: 44_100, channels: 2, sampleFormat: .s16)

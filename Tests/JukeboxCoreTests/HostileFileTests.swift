@@ -160,8 +160,7 @@ import Testing
         let log = EventLog()
         let engine = AudioEngine(output: output) { log.append($0) }
         try engine.start()
-        engine.setNext(TrackRef(token: 2, path: fx.path("mono8k.flac")))
-        engine.play(TrackRef(token: 1, path: padded))
+        engine.play(TrackRef(token: 1, path: padded), next: TrackRef(token: 2, path: fx.path("mono8k.flac")))
         #expect(log.wait(seconds: 60) { if case .trackStarted(1) = $0 { true } else { false } })
         engine.seek(toFrame: 44_100 * 5)
         #expect(log.wait(seconds: 60) { if case .trackStarted(2) = $0 { true } else { false } })

@@ -26,7 +26,10 @@ final class FakeEngine: PlaybackEngine, @unchecked Sendable {
     }
     private func record(_ call: Call) { lock.withLock { _calls.append(call) } }
 
-    func play(_ track: TrackRef, from frame: Int64, paused: Bool) { record(.play(token: track.token, path: track.path, frame: frame, paused: paused)) }
+    func play(_ track: TrackRef, from frame: Int64, paused: Bool, next: TrackRef?) {
+        record(.play(token: track.token, path: track.path, frame: frame, paused: paused))
+        setNext(next)  // told with the start, as the engine takes it
+    }
     func setNext(_ track: TrackRef?) { lock.withLock { nextToken = track?.token }; record(.setNext(track?.path)) }
     func pause() { record(.pause) }
     func resume() { record(.resume) }

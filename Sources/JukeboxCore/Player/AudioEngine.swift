@@ -200,10 +200,14 @@ public final class AudioEngine: @unchecked Sendable {
 
     // MARK: Control (any thread; returns at once)
 
-    public func play(_ track: TrackRef, from frame: Int64 = 0, paused: Bool = false) {
+    /// Starts `track`, with `next` to follow it gaplessly (nil: nothing yet; `setNext`
+    /// changes it), both in one step.
+    public func play(_ track: TrackRef, from frame: Int64 = 0, paused: Bool = false, next: TrackRef? = nil) {
         let t = MonotonicClock.now()
         post { e in
             e.generation += 1
+            e.nextTrack = next
+            e.nextTrackChanged = true
             e.decodeRequest = DecodeRequest(kind: .load(track, frame), generation: e.generation)
             e.outputCommands.append(.begin(generation: e.generation, paused: paused, token: track.token, frame: frame, postedAt: t))
         }

@@ -2,7 +2,8 @@ import Dispatch
 
 /// The engine as the player drives it; `AudioEngine` in the box, a recorder in tests.
 public protocol PlaybackEngine: AnyObject, Sendable {
-    func play(_ track: TrackRef, from frame: Int64, paused: Bool)
+    /// Starts `track`, with `next` to follow it (nil: nothing), in one step.
+    func play(_ track: TrackRef, from frame: Int64, paused: Bool, next: TrackRef?)
     func setNext(_ track: TrackRef?)
     func pause()
     func resume()
@@ -449,9 +450,13 @@ public final class Player: @unchecked Sendable {
         cuedFrame = frame
         pendingNext = nil
         decodedAhead.removeAll()
-        engine.play(TrackRef(token: token, path: tracks[position]), from: frame, paused: paused)
+        // What follows goes with the start, in one step: told after it, it could come when
+        // a short track (or any, on a busy CPU) was already decoded to its end, with a gap.
+        var following: TrackRef?
+        if case .track(let next) = nextToName() { following = next }
+        engineHasNext = following != nil
+        engine.play(TrackRef(token: token, path: tracks[position]), from: frame, paused: paused, next: following)
         state = paused ? .paused : .loading
-        scheduleNext()
         startTicker()
     }
 
@@ -487,6 +492,22 @@ public final class Player: @unchecked Sendable {
     /// Names the track after the last one the engine has, so it can open it early and
     /// continue without a gap.
     private func scheduleNext() {
+        switch nextToName() {
+        case .unchanged: break
+        case .nothing: tellEngineNext(nil)
+        case .track(let next): tellEngineNext(next)
+        }
+    }
+
+    private enum NextName {
+        case unchanged
+        case nothing
+        case track(TrackRef)
+    }
+
+    /// What follows the last track the engine has, now pending; `unchanged` when it is
+    /// the one already named.
+    private func nextToName() -> NextName {
         let position: Int?
         if currentToken == nil || provisional {
             position = nil
@@ -499,15 +520,14 @@ public final class Player: @unchecked Sendable {
         // end starts the remembered place instead.
         guard let position, position < tracks.count, places.place(enteringAt: tracks[position], from: currentPath) == nil else {
             pendingNext = nil
-            tellEngineNext(nil)
-            return
+            return .nothing
         }
-        if pendingNext?.position == position { return }
+        if pendingNext?.position == position { return .unchanged }
         let token = nextToken
         nextToken += 1
         tokens[token] = position
         pendingNext = (token, position)
-        tellEngineNext(TrackRef(token: token, path: tracks[position]))
+        return .track(TrackRef(token: token, path: tracks[position]))
     }
 
     /// Tells the engine what follows, unless it is "nothing" again: each telling wakes the
