@@ -43,6 +43,37 @@ import Testing
         #expect(log.all.contains { if case .trackStarted(2) = $0 { true } else { false } })
     }
 
+    /// A track shorter than the player's answer to "moved into the next track": its end
+    /// waits for the word on what follows instead of ending the stream with a gap. (The
+    /// decoder reads 0.1 s of audio in well under the 50 ms this player takes.)
+    @Test func aShortTrackWaitsForThePlayerToNameTheNext() throws {
+        try Tools.run("sox", [fx.path("music16.wav"), fx.path("short-a.flac"), "trim", "0", "100003s"])
+        try Tools.run("sox", [fx.path("music16.wav"), fx.path("short-b.flac"), "trim", "100003s", "4410s"])
+        try Tools.run("sox", [fx.path("music16.wav"), fx.path("short-c.flac"), "trim", "104413s"])
+        let file = fx.path("rec-short.raw")
+        try? FileManager.default.removeItem(atPath: file)
+        let log = EventLog()
+        final class Late: @unchecked Sendable { var engine: AudioEngine? }
+        let late = Late()
+        let player = DispatchQueue(label: "test.slow-player")
+        let third = TrackRef(token: 3, path: fx.path("short-c.flac"))
+        let output = ALSAOutput(.init(device: "file:FILE=\(file),FORMAT=raw", allowConversion: false))
+        let engine = AudioEngine(output: output) { event in
+            log.append(event)
+            if case .decoderAdvanced(2) = event {
+                player.asyncAfter(deadline: .now() + 0.05) { late.engine?.setNext(third) }
+            }
+        }
+        late.engine = engine
+        try engine.start()
+        engine.play(TrackRef(token: 1, path: fx.path("short-a.flac")), next: TrackRef(token: 2, path: fx.path("short-b.flac")))
+        #expect(log.wait { $0.isFinished })
+        engine.shutdown()
+        let whole = try Tools.run("sox", [fx.path("music16.wav"), "-t", "raw", "-"]).stdout
+        #expect(isAudioThenSilence(try recording(file), whole))
+        #expect(log.all.contains { if case .trackStarted(3) = $0 { true } else { false } })
+    }
+
     @Test func pauseAndResumeLoseAndRepeatNothing() throws {
         let log = EventLog()
         let file = fx.path("rec-pause.raw")

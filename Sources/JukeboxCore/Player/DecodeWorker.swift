@@ -13,6 +13,19 @@ final class DecodeWorker: @unchecked Sendable {  // confined to the decode threa
     private var reportedWarnings = 0
     /// Decoding until the queue is full, then resting until it is half empty.
     private var refilling = true
+    /// `current` has been read to its end: it is not read again.
+    private var currentEnded = false
+    /// The decoder moved into the pre-opened next track, and the player has not said yet
+    /// what follows it: it names it when it hears of the move, and a track shorter than
+    /// that moment (a jingle, a cut between movements, any track on a busy CPU) must wait
+    /// for its word, not end the stream with a gap before the track the player was about
+    /// to name.
+    private var awaitingNext = false
+    /// Until when the end of `current` waits for that word, once it is reached.
+    private var waitingForNextUntil: UInt64?
+    /// The longest wait for the player's word at a track's end: it comes in well under a
+    /// millisecond, and a player that never answers costs no more than this.
+    static let nextWordNanoseconds: UInt64 = 500_000_000
 
     init(engine: AudioEngine) { self.engine = engine }
 
@@ -29,11 +42,18 @@ final class DecodeWorker: @unchecked Sendable {  // confined to the decode threa
             let keepRunning: Bool = engine.shared.withLock { s in
                 if s.ring.queued >= engine.queue.capacity { refilling = false }
                 while s.running, s.decodeRequest == nil, !s.nextTrackChanged,
-                      ended || !refilling {
-                    s.ring.producerWaiting = true
+                      ended || !refilling || waitingForNextUntil != nil {
                     // Every request and every drained half of the queue wakes it: the
-                    // timeout is only a safety net, so it is long (a second).
-                    s.wait(nanoseconds: 1_000_000_000)
+                    // timeout is only a safety net, so it is long (a second), unless the
+                    // end of a track waits for the player's word on what follows.
+                    var timeout: UInt64 = 1_000_000_000
+                    if let until = waitingForNextUntil {
+                        let now = MonotonicClock.now()
+                        guard until > now else { break }
+                        timeout = until - now
+                    }
+                    s.ring.producerWaiting = true
+                    s.wait(nanoseconds: timeout)
                     s.ring.producerWaiting = false
                     if s.ring.queued <= engine.queue.capacity / 2 { refilling = true }
                 }
@@ -47,7 +67,11 @@ final class DecodeWorker: @unchecked Sendable {  // confined to the decode threa
             }
             guard keepRunning else { return }
             if let request { handle(request) }
-            if let nextChanged { prepareNext(nextChanged) }
+            if let nextChanged {
+                awaitingNext = false
+                waitingForNextUntil = nil
+                prepareNext(nextChanged)
+            }
             if !ended { decodeOneChunk() }
         }
     }
@@ -56,6 +80,8 @@ final class DecodeWorker: @unchecked Sendable {  // confined to the decode threa
         generation = request.generation
         refilling = true
         reportedWarnings = 0
+        awaitingNext = false
+        waitingForNextUntil = nil
         switch request.kind {
         case .load(let ref, let frame):
             previous = nil
@@ -83,6 +109,7 @@ final class DecodeWorker: @unchecked Sendable {  // confined to the decode threa
             engine.onEvent(.trackOpened(token: ref.token, info: decoder.info, metadata: decoder.metadata))
             listenToStream(decoder, token: ref.token)
             current = (ref, decoder)
+            currentEnded = false
             ended = false
             // A new decoder is already at the start; an MP3 "seek" to 0 would prime from
             // nothing and differ from straight decoding in its first frames.
@@ -144,6 +171,7 @@ final class DecodeWorker: @unchecked Sendable {  // confined to the decode threa
     private func seek(_ decoder: any AudioDecoder, to frame: Int64, token: Int) {
         do {
             try decoder.seek(toFrame: frame)
+            currentEnded = false
             ended = false
         } catch is DecodeInterrupted {
             // A newer request is pending; it decides what happens to this track.
@@ -173,40 +201,53 @@ final class DecodeWorker: @unchecked Sendable {  // confined to the decode threa
 
     private func decodeOneChunk() {
         guard let (ref, decoder) = current, let chunk = engine.queue.slotToFill() else { return }
-        let format = OutputFormat(decoder.info)
-        chunk.reserve(engine.settings.chunkFrames * format.bytesPerFrame)
-        let startFrame = decoder.position
-        let frames: Int
-        do {
-            frames = try decoder.read(into: UnsafeMutableRawBufferPointer(start: chunk.bytes, count: engine.settings.chunkFrames * format.bytesPerFrame))
-        } catch is DecodeInterrupted {
-            // Nothing published: the pending request repositions or replaces this decoder.
-            return
-        } catch {
-            engine.onEvent(.damaged(MediaError(error, path: decoder.path)))
-            frames = 0
-        }
-        reportWarnings(decoder)
-        publishStream()
-        if frames > 0 {
-            chunk.generation = generation
-            chunk.token = ref.token
-            chunk.startFrame = startFrame
-            chunk.format = format
-            chunk.frames = frames
-            chunk.consumed = 0
-            chunk.endOfStream = false
-            engine.queue.publish()
-            return
+        if !currentEnded {
+            let format = OutputFormat(decoder.info)
+            chunk.reserve(engine.settings.chunkFrames * format.bytesPerFrame)
+            let startFrame = decoder.position
+            let frames: Int
+            do {
+                frames = try decoder.read(into: UnsafeMutableRawBufferPointer(start: chunk.bytes, count: engine.settings.chunkFrames * format.bytesPerFrame))
+            } catch is DecodeInterrupted {
+                // Nothing published: the pending request repositions or replaces this decoder.
+                return
+            } catch {
+                engine.onEvent(.damaged(MediaError(error, path: decoder.path)))
+                frames = 0
+            }
+            reportWarnings(decoder)
+            publishStream()
+            if frames > 0 {
+                chunk.generation = generation
+                chunk.token = ref.token
+                chunk.startFrame = startFrame
+                chunk.format = format
+                chunk.frames = frames
+                chunk.consumed = 0
+                chunk.endOfStream = false
+                engine.queue.publish()
+                return
+            }
+            currentEnded = true
         }
         // The track ended: continue into the next one without a gap, or mark the end.
         if let upcoming = next, let nextDecoder = upcoming.decoder {
             previous = ref
             current = (upcoming.ref, nextDecoder)
+            currentEnded = false
             next = nil
+            awaitingNext = true
             engine.onEvent(.decoderAdvanced(token: upcoming.ref.token))
             return
         }
+        if awaitingNext {
+            let now = MonotonicClock.now()
+            let until = waitingForNextUntil ?? now + Self.nextWordNanoseconds
+            waitingForNextUntil = until
+            if now < until { return }  // the slot stays unpublished; the loop waits for the word
+        }
+        awaitingNext = false
+        waitingForNextUntil = nil
         chunk.generation = generation
         chunk.token = ref.token
         chunk.frames = 0
