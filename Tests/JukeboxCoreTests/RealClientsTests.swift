@@ -226,9 +226,10 @@ import Testing
         #expect(mpc("next").contains("#3/3"))
         #expect(mpc("prev").contains("#2/3"))
         #expect(mpc("pause").contains("[paused]"))
-        #expect(mpc("toggle").contains("[playing]"))
+        // Seeks while paused: playing on, a slow second between two mpc runs would show.
         #expect(mpc("seek", "50%").contains("0:30/1:00"))
         #expect(mpc("seek", "+5").contains("0:35/1:00"))
+        #expect(mpc("toggle").contains("[playing]"))
         #expect(mpc("volume", "30").contains("volume: 30%"))
         #expect(mpc("volume", "+5").contains("volume: 35%"))
         #expect(mpc("single", "once").contains("single: once"))
