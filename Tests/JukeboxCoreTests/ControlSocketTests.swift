@@ -168,6 +168,19 @@ import Testing
         #expect(good.receive() == "")
     }
 
+    /// A line is split once and told by its first word, blanks around it or not, as MPD
+    /// reads it; a longer name that starts like another is not taken for it.
+    @Test func commandsAreToldByTheirFirstWord() {
+        let s = ControlSession(player: Player(engine: FakeEngine()))
+        #expect(s.handle(line: "  ping\t") == .reply("OK\n"))
+        #expect(s.handle(line: "idlex") == .reply("ACK [5@0] {idlex} unknown command \"idlex\"\n"))
+        #expect(s.handle(line: "albumartist x") == .reply("ACK [5@0] {albumartist} unknown command \"albumartist\"\n"))
+        #expect(s.handle(line: "find \"open") == .reply("ACK [2@0] {find} Missing closing '\"'\n"))
+        #expect(s.handle(line: " idle options ") == .none)
+        #expect(s.handle(line: "noidle") == .reply("OK\n"))
+        #expect(s.handle(line: "close ") == .close)
+    }
+
     @Test func protocolWords() throws {
         #expect(try MPDProtocol.words("play") == ["play"])
         #expect(try MPDProtocol.words("  seekcur   +10  ") == ["seekcur", "+10"])

@@ -134,28 +134,22 @@ public final class ControlSession {
             list?.append(line)  // in place: a copy per line made long lists quadratic
             return .none
         }
-        if line.hasPrefix("idle"), let words = try? MPDProtocol.words(line), words.first == "idle" {
-            return idle(Array(words.dropFirst()))
-        }
-        // Pictures answer in binary, so outside command lists only (as clients send them).
-        if line.hasPrefix("albumart") || line.hasPrefix("readpicture") {
-            do {
-                if let bytes = try pictureReply(try MPDProtocol.words(line)) { return .replyBytes(bytes) }
-            } catch let ack as MPDProtocol.Ack {
-                return .reply(Self.ack(ack, index: 0, command: Self.commandName(line)))
-            } catch {
-                return .reply(Self.ack(.init(code: .system, message: "\(error)"), index: 0, command: Self.commandName(line)))
-            }
-        }
-        switch line {
-        case "command_list_begin": list = []; listBytes = 0; listOK = false; return .none
-        case "command_list_ok_begin": list = []; listBytes = 0; listOK = true; return .none
-        case "close": return .close
-        case "noidle": return .none  // not idle: nothing to end, and MPD sends nothing
-        default: break
-        }
+        // The line is split once; what is not a plain command is told by its first word.
         do {
-            var reply = try execute(line)
+            let words = try MPDProtocol.words(line)
+            let alone = words.count == 1
+            switch words.first {
+            case "idle": return idle(Array(words.dropFirst()))
+            case "command_list_begin" where alone: list = []; listBytes = 0; listOK = false; return .none
+            case "command_list_ok_begin" where alone: list = []; listBytes = 0; listOK = true; return .none
+            case "close" where alone: return .close
+            case "noidle" where alone: return .none  // not idle: nothing to end, and MPD sends nothing
+            case "albumart", "readpicture":
+                // Pictures answer in binary, so outside command lists only (as clients send them).
+                if let bytes = try pictureReply(words) { return .replyBytes(bytes) }
+            default: break
+            }
+            var reply = try execute(words)
             reply += "OK\n"  // in place: a listing can be megabytes
             return .reply(reply)
         } catch let ack as MPDProtocol.Ack {
@@ -187,7 +181,7 @@ public final class ControlSession {
         var out = ""
         for i in first..<end {
             do {
-                out += try execute(lines[i])
+                out += try execute(MPDProtocol.words(lines[i]))
                 if listOK { out += "list_OK\n" }
             } catch let ack as MPDProtocol.Ack {
                 running = nil
@@ -245,8 +239,7 @@ public final class ControlSession {
 
     // MARK: Commands
 
-    private func execute(_ line: String) throws -> String {
-        let words = try MPDProtocol.words(line)
+    private func execute(_ words: [String]) throws -> String {
         guard let name = words.first else { throw MPDProtocol.Ack(code: .unknown, message: "No command given") }
         let args = Array(words.dropFirst())
         func arguments(_ range: ClosedRange<Int>) throws {
