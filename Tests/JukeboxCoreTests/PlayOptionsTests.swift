@@ -81,7 +81,7 @@ import Testing
     /// A switch set on its own keeps the others as the player has them when it applies it.
     @Test func oneSwitchKeepsTheOthers() {
         let player = Player(engine: FakeEngine())
-        player.perform(.setOptions(PlayOptions(random: true, single: .oneshot, consume: true)))
+        for change in [PlayOptions.Switch.random(true), .single(.oneshot), .consume(true)] { player.perform(.setOption(change)) }
         player.perform(.setOption(.repeat(true)))
         #expect(player.status.options == PlayOptions(repeat: true, random: true, single: .oneshot, consume: true))
         player.perform(.setOption(.single(.off)))

@@ -12,7 +12,9 @@ import Testing
         let engine = FakeEngine()
         let player = Player(engine: engine)
         player.setTracks(Self.library)
-        player.perform(.setOptions(options))
+        for change in [PlayOptions.Switch.repeat(options.repeat), .random(options.random), .single(options.single), .consume(options.consume)] {
+            player.perform(.setOption(change))
+        }
         let catalog = LibraryCatalog()
         catalog.publish(LibraryScan(tracks: Self.library.map { LibraryTrack(path: $0) }))
         return (ControlSession(player: player, scope: .init(musicDirectory: "/srv/music"), catalog: catalog), player, engine)

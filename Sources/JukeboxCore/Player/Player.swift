@@ -404,9 +404,6 @@ public final class Player: @unchecked Sendable {
             options.set(change)
             playQueue.setOptions(options)
             scheduleNext()
-        case .setOptions(let options):
-            playQueue.setOptions(options)
-            scheduleNext()
         case .cycleMode:
             handle(.setMode(playQueue.mode.cycled))
         case .fastForward(.begin): startScanning(+settings.scanStepSeconds)

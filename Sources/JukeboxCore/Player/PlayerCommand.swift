@@ -23,10 +23,8 @@ public enum PlayerCommand: Sendable, Equatable {
     /// Volume up (+1) or down (-1) by the configured step, or by several steps.
     case volumeStep(Int)
     case setMode(PlayMode)
-    /// Repeat, random, single and consume, all four.
-    case setOptions(PlayOptions)
-    /// One of them on its own (MPD's commands), set where it is applied: a button
-    /// pressed meanwhile keeps what it did to the others.
+    /// One of repeat, random, single and consume on its own (MPD's commands), set where
+    /// it is applied: a button pressed meanwhile keeps what it did to the others.
     case setOption(PlayOptions.Switch)
     case cycleMode
     /// Held fast-forward / rewind: skips repeatedly from begin to end.
@@ -57,7 +55,6 @@ extension PlayerCommand: CustomStringConvertible {
         case .setVolume(let v): return "volume \(v)"
         case .volumeStep(let n): return "volume \(n >= 0 ? "+" : "")\(n) step\(abs(n) == 1 ? "" : "s")"
         case .setMode(let m): return "mode \(m.rawValue)"
-        case .setOptions(let o): return "options \(o.label)"
         case .setOption(let change): return change.label
         case .cycleMode: return "next mode"
         case .fastForward(let phase): return "fast-forward \(phase == .begin ? "begin" : "end")"
