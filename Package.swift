@@ -30,7 +30,11 @@ let package = Package(
 
         // C that Swift cannot express: alsa-lib's variadic error handler, ioctl macros,
         // libjpeg's long-jumping errors, libcurl's variadic options.
-        .target(name: "CJukeboxShim", dependencies: ["CAlsa", "CJPEG", "CCurl"]),
+        .target(
+            name: "CJukeboxShim", dependencies: ["CAlsa", "CJPEG", "CCurl"],
+            // GnuTLS, loaded with libcurl, looks this hook up in the program (curl.c says why).
+            linkerSettings: [.unsafeFlags(["-Xlinker", "--export-dynamic-symbol=_gnutls_global_init_skip"])]
+        ),
 
         // Everything the daemon does lives here, so the executable and the tests share it.
         .target(

@@ -38,6 +38,15 @@ import Testing
         #expect(head.start == 0 && !head.looksLikeAudio)
     }
 
+    /// GnuTLS, which Debian's libcurl brings along, looks up this hook when it loads; it
+    /// finds ours only if the executable exports it.
+    @Test func gnuTLSFindsTheHookThatSkipsItsStart() throws {
+        let program = try #require(dlopen(nil, RTLD_NOW))
+        defer { dlclose(program) }
+        let hook = try #require(dlsym(program, "_gnutls_global_init_skip"), "not exported: GnuTLS would start itself on the first URL")
+        #expect(unsafeBitCast(hook, to: (@convention(c) () -> Int32).self)() == 1)
+    }
+
     // MARK: Against nginx
 
     /// A folder served by nginx with the fixtures' FLAC and MP3 and an HTML page.
