@@ -74,6 +74,64 @@ import Testing
         #expect(log.all.contains { if case .trackStarted(3) = $0 { true } else { false } })
     }
 
+    /// The track named next cannot be opened: the end of the current one waits for the
+    /// player to name the one after it (here late, after the first track is decoded to its
+    /// end), and the music goes on into that one without a gap.
+    @Test func aNextTrackThatFailsWaitsForTheOneAfterIt() throws {
+        try Tools.run("sox", [fx.path("music16.wav"), fx.path("passed-a.flac"), "trim", "0", "100003s"])
+        try Tools.run("sox", [fx.path("music16.wav"), fx.path("passed-c.flac"), "trim", "100003s"])
+        let file = fx.path("rec-passed-over.raw")
+        try? FileManager.default.removeItem(atPath: file)
+        let log = EventLog()
+        final class Late: @unchecked Sendable { var engine: AudioEngine? }
+        let late = Late()
+        let player = DispatchQueue(label: "test.slow-player")
+        let third = TrackRef(token: 3, path: fx.path("passed-c.flac"))
+        let output = ALSAOutput(.init(device: "file:FILE=\(file),FORMAT=raw", allowConversion: false))
+        let engine = AudioEngine(output: output) { event in
+            log.append(event)
+            if case .trackFailed(2, _) = event {
+                player.asyncAfter(deadline: .now() + 0.2) { late.engine?.setNext(third) }
+            }
+        }
+        late.engine = engine
+        try engine.start()
+        engine.play(TrackRef(token: 1, path: fx.path("passed-a.flac")), next: TrackRef(token: 2, path: fx.path("gone.flac")))
+        #expect(log.wait { $0.isFinished })
+        engine.shutdown()
+        let whole = try Tools.run("sox", [fx.path("music16.wav"), "-t", "raw", "-"]).stdout
+        #expect(isAudioThenSilence(try recording(file), whole))
+        #expect(log.all.contains { if case .trackStarted(3) = $0 { true } else { false } })
+    }
+
+    /// The same with the real player: a queue of a track, a file gone since it was queued
+    /// and the track that continues the first. The recording is the whole signal.
+    @Test func thePlayerPassesOverAQueuedFileThatIsGone() throws {
+        try Tools.run("sox", [fx.path("music16.wav"), fx.path("passed-a.flac"), "trim", "0", "100003s"])
+        try Tools.run("sox", [fx.path("music16.wav"), fx.path("passed-c.flac"), "trim", "100003s"])
+        let file = fx.path("rec-player-passed-over.raw")
+        try? FileManager.default.removeItem(atPath: file)
+        final class Holder: @unchecked Sendable { var player: Player? }
+        let holder = Holder(), events = Recorder<PlayerEvent>()
+        let output = ALSAOutput(.init(device: "file:FILE=\(file),FORMAT=raw", allowConversion: false))
+        let engine = AudioEngine(output: output) { holder.player?.engineEvent($0) }
+        try engine.start()
+        var settings = Player.Settings()
+        settings.startVolume = 100
+        let player = Player(engine: engine, settings: settings)
+        holder.player = player
+        player.observe { event in if case .statusChanged = event {} else { events.append(event) } }
+        player.setTracks([fx.path("passed-a.flac"), fx.path("gone.flac"), fx.path("passed-c.flac")])
+        player.perform(.play)
+        let deadline = Date().addingTimeInterval(30)
+        while !events.items.contains(.completed(position: 2, queueEnded: true)), Date() < deadline { usleep(10_000) }
+        engine.shutdown()
+        #expect(events.items.first { if case .trackSkipped = $0 { true } else { false } } != nil)
+        #expect(events.items.contains(.completed(position: 0, queueEnded: false)))
+        let whole = try Tools.run("sox", [fx.path("music16.wav"), "-t", "raw", "-"]).stdout
+        #expect(isAudioThenSilence(try recording(file), whole))
+    }
+
     @Test func pauseAndResumeLoseAndRepeatNothing() throws {
         let log = EventLog()
         let file = fx.path("rec-pause.raw")

@@ -137,6 +137,54 @@ final class FakeEngine: PlaybackEngine, @unchecked Sendable {
         #expect(engine.calls.last == .setNext("/music/3.flac"))  // unchanged: already named
     }
 
+    /// The paths the player asked the engine to start, in order.
+    func started(_ engine: FakeEngine) -> [String] {
+        engine.calls.compactMap { if case .play(_, let path, _, _) = $0 { path } else { nil } }
+    }
+
+    /// The track named next cannot be opened (a file gone, a dead URL): the one after it
+    /// is named at once, the decoder goes on into it without a gap, and the queue steps
+    /// over the broken entry, which "previous" then never walks back onto.
+    @Test func aNextTrackThatFailsToOpenIsPassedOver() {
+        let (player, engine) = player()
+        let completed = Recorder<PlayerEvent>()
+        player.observe { event in if case .completed = event { completed.append(event) } }
+        player.perform(.play)
+        startHearing(player, engine)
+        let broken = engine.nextToken!
+        player.engineEvent(.trackFailed(token: broken, error: .empty("/music/1.flac")))
+        _ = player.status
+        #expect(engine.calls.last == .setNext("/music/2.flac"))
+        let third = engine.nextToken!
+        player.engineEvent(.decoderAdvanced(token: third))
+        _ = player.status
+        #expect(engine.calls.last == .setNext("/music/3.flac"))
+        engine.snapshot = EngineSnapshot(state: .playing, token: third, frame: 0, sampleRate: 1000)
+        player.engineEvent(.trackOpened(token: third, info: info, metadata: TrackMetadata()))
+        player.engineEvent(.trackStarted(token: third))
+        #expect(player.status.queuePosition == 2)
+        #expect(completed.items == [.completed(position: 0, queueEnded: false)])
+        player.perform(.previous)
+        #expect(started(engine) == ["/music/0.flac", "/music/0.flac"])
+    }
+
+    /// The last entry fails to open: the queue ends when the track before it does, and
+    /// nothing tries the broken one again.
+    @Test func aFailedLastTrackEndsTheQueueWithTheOneBefore() {
+        let (player, engine) = player(2)
+        let completed = Recorder<PlayerEvent>()
+        player.observe { event in if case .completed = event { completed.append(event) } }
+        player.perform(.play)
+        startHearing(player, engine)
+        player.engineEvent(.trackFailed(token: engine.nextToken!, error: .empty("/music/1.flac")))
+        _ = player.status
+        #expect(engine.calls.last == .setNext(nil))
+        player.engineEvent(.finished)
+        #expect(player.status.state == .stopped)
+        #expect(completed.items == [.completed(position: 0, queueEnded: true)])
+        #expect(started(engine) == ["/music/0.flac"])
+    }
+
     @Test func queueEndInOnceModeStops() {
         let (player, engine) = player(1)
         player.perform(.play)

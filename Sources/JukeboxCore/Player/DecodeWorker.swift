@@ -15,11 +15,11 @@ final class DecodeWorker: @unchecked Sendable {  // confined to the decode threa
     private var refilling = true
     /// `current` has been read to its end: it is not read again.
     private var currentEnded = false
-    /// The decoder moved into the pre-opened next track, and the player has not said yet
-    /// what follows it: it names it when it hears of the move, and a track shorter than
-    /// that moment (a jingle, a cut between movements, any track on a busy CPU) must wait
-    /// for its word, not end the stream with a gap before the track the player was about
-    /// to name.
+    /// The decoder moved into the pre-opened next track, or that track could not be
+    /// opened, and the player has not said yet what follows: it names it when it hears of
+    /// the move or the failure, and a track shorter than that moment (a jingle, a cut
+    /// between movements, any track on a busy CPU) must wait for its word, not end the
+    /// stream with a gap before the track the player was about to name.
     private var awaitingNext = false
     /// Until when the end of `current` waits for that word, once it is reached.
     private var waitingForNextUntil: UInt64?
@@ -195,6 +195,8 @@ final class DecodeWorker: @unchecked Sendable {  // confined to the decode threa
             next = nil  // cut short by a newer request: opened when it is reached instead
         } catch {
             next = nil
+            // The player names the entry after it: the end of `current` waits for that.
+            awaitingNext = true
             engine.onEvent(.trackFailed(token: ref.token, error: MediaError(error, path: ref.path)))
         }
     }

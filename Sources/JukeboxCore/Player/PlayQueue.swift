@@ -174,6 +174,12 @@ public struct PlayQueue<Generator: RandomNumberGenerator & Sendable>: Sendable {
         return target
     }
 
+    /// An entry that could not be played leaves the history: "previous" walks back
+    /// through what was heard, not onto a track that fails again.
+    public mutating func forgetPlayed(_ index: Int) {
+        history.removeAll { $0 == index }
+    }
+
     public var memory: QueueMemory {
         QueueMemory(current: current, history: history, shuffleOrder: shuffleOrder, shufflePosition: shufflePosition)
     }

@@ -83,8 +83,15 @@ public final class Player: @unchecked Sendable {
     private var pendingNext: (token: Int, position: Int)?
     /// The engine holds a track to continue with (the last `setNext` named one).
     private var engineHasNext = false
+    /// A track the decode thread has moved into, or (`passedOver`) could not open and
+    /// went past, before the listener got there.
+    private struct Ahead {
+        var token: Int
+        var position: Int
+        var passedOver = false
+    }
     /// Tracks the decode thread has moved into but the listener has not reached yet.
-    private var decodedAhead: [(token: Int, position: Int)] = []
+    private var decodedAhead: [Ahead] = []
     private var wasPlayingBeforeInterruption = false
     private var interrupted = false
     /// The device that went away, while waiting for one; and whether to resume then.
@@ -558,7 +565,14 @@ public final class Player: @unchecked Sendable {
         if let path = tracks[safe: finished] {
             places.finished(path, nextPath: playQueue.peekAfterNaturalEnd().flatMap { tracks[safe: $0] })
         }
-        if let position = playQueue.advanceAfterNaturalEnd() {
+        var position = playQueue.advanceAfterNaturalEnd()
+        // What the decoder could not open and passed over is not tried again.
+        for entry in decodedAhead where entry.passedOver {
+            guard let at = position, at == entry.position else { break }
+            position = playQueue.advanceAfterNaturalEnd()
+            playQueue.forgetPlayed(at)
+        }
+        if let position {
             emit(.completed(position: finished, queueEnded: false))
             start(position: position, ended: true)
         } else {
@@ -587,7 +601,7 @@ public final class Player: @unchecked Sendable {
             if token == currentToken { notify() }
         case .decoderAdvanced(let token):
             guard let pending = pendingNext, pending.token == token else { break }
-            decodedAhead.append(pending)
+            decodedAhead.append(Ahead(token: token, position: pending.position))
             pendingNext = nil
             scheduleNext()
         case .trackStarted(let token):
@@ -595,14 +609,20 @@ public final class Player: @unchecked Sendable {
             if token != currentToken {
                 if pendingNext?.token == token, let pending = pendingNext {
                     // Heard before the decoder's note arrived: same thing.
-                    decodedAhead.append(pending)
+                    decodedAhead.append(Ahead(token: token, position: pending.position))
                     pendingNext = nil
                 }
                 if let at = decodedAhead.firstIndex(where: { $0.token == token }) {
-                    // A gapless change: each track before this one completed by itself.
+                    // A gapless change: each track before this one completed by itself,
+                    // but those the decoder passed over, which were never heard.
                     var finishedIds: [Int] = []
-                    for _ in 0...at {
+                    for step in 0...at {
                         let finished = playQueue.current ?? 0
+                        if step > 0, decodedAhead[step - 1].passedOver {
+                            _ = playQueue.advanceAfterNaturalEnd()
+                            playQueue.forgetPlayed(finished)
+                            continue
+                        }
                         if finished < ids.count { finishedIds.append(ids[finished]) }
                         if let path = tracks[safe: finished] { places.finished(path, nextPath: tracks[safe: decodedAhead[at].position]) }
                         _ = playQueue.advanceAfterNaturalEnd()
@@ -626,8 +646,13 @@ public final class Player: @unchecked Sendable {
             guard let position = tokens[token] else { break }
             lastError = "\(error)"
             emit(.trackSkipped(path: tracks[safe: position] ?? "?", reason: "\(error)"))
-            if token == pendingNext?.token {
-                pendingNext = nil  // found again when the current track ends
+            if let pending = pendingNext, pending.token == token {
+                // Passed over: the decoder goes on to the entry after it, without a gap
+                // (it waits a moment for that to be named), and the queue steps over it
+                // when the change is heard.
+                pendingNext = nil
+                decodedAhead.append(Ahead(token: token, position: position, passedOver: true))
+                if decodedAhead.count(where: \.passedOver) < tracks.count { scheduleNext() } else { tellEngineNext(nil) }
             } else if token == currentToken {
                 consecutiveFailures += 1
                 guard consecutiveFailures < tracks.count, let next = playQueue.next() else {
@@ -719,13 +744,15 @@ public final class Player: @unchecked Sendable {
         playQueue.remap(count: paths.count, moved: moved)
         // What the decoder has already gone on to plays as decoded: if any of it is gone
         // or out of order, start the current track again where it is heard.
-        let ahead = decodedAhead.map { ($0.token, $0.position < moved.count ? moved[$0.position] : nil) }
+        let ahead = decodedAhead.map { entry in
+            entry.position < moved.count ? moved[entry.position].map { Ahead(token: entry.token, position: $0, passedOver: entry.passedOver) } : nil
+        }
         // The track named next is named again (or another) once the list is in place.
         if pendingNext != nil {
             pendingNext = nil
             tellEngineNext(nil)
         }
-        decodedAhead = ahead.compactMap { token, position in position.map { (token, $0) } }
+        decodedAhead = ahead.compactMap { $0 }
         if let current = playQueue.current, currentToken != nil {
             if decodedAhead.count != ahead.count || !aheadFollows() {
                 start(position: current, fromFrame: heardFrame, paused: !wasPlaying, exactly: true)
