@@ -185,6 +185,39 @@ final class FakeEngine: PlaybackEngine, @unchecked Sendable {
         #expect(started(engine) == ["/music/0.flac"])
     }
 
+    /// "previous" onto a track that no longer opens goes on back past it, not forward
+    /// again to where it was pressed.
+    @Test func previousGoesOnBackPastATrackThatFails() {
+        let (player, engine) = player()
+        player.perform(.play)
+        startHearing(player, engine)
+        player.perform(.next)
+        startHearing(player, engine)
+        player.perform(.next)
+        startHearing(player, engine)
+        player.perform(.previous)
+        #expect(started(engine).last == "/music/1.flac")
+        player.engineEvent(.trackFailed(token: engine.lastPlayToken!, error: .empty("/music/1.flac")))
+        _ = player.status
+        #expect(started(engine).last == "/music/0.flac")
+        startHearing(player, engine)
+        player.perform(.next)
+        #expect(started(engine).last == "/music/1.flac")  // tried again when asked for
+    }
+
+    /// At the start of the queue there is nowhere further back: on forward again.
+    @Test func previousOntoAFailingFirstTrackGoesForward() {
+        let (player, engine) = player()
+        player.perform(.playPosition(1))
+        startHearing(player, engine)
+        player.perform(.previous)
+        #expect(started(engine).last == "/music/0.flac")
+        player.engineEvent(.trackFailed(token: engine.lastPlayToken!, error: .empty("/music/0.flac")))
+        _ = player.status
+        #expect(started(engine).last == "/music/1.flac")
+        #expect(player.status.queuePosition == 1)
+    }
+
     @Test func queueEndInOnceModeStops() {
         let (player, engine) = player(1)
         player.perform(.play)

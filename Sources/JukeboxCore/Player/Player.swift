@@ -92,6 +92,9 @@ public final class Player: @unchecked Sendable {
     }
     /// Tracks the decode thread has moved into but the listener has not reached yet.
     private var decodedAhead: [Ahead] = []
+    /// The current track was started by "previous" and has not opened yet: if it cannot
+    /// be, the way on is further back.
+    private var movingBack = false
     private var wasPlayingBeforeInterruption = false
     private var interrupted = false
     /// The device that went away, while waiting for one; and whether to resume then.
@@ -389,7 +392,7 @@ public final class Player: @unchecked Sendable {
             if elapsed > settings.previousRestartSeconds {
                 seek(to: 0)
             } else if let position = playQueue.previous() {
-                start(position: position, paused: state == .paused)
+                start(position: position, paused: state == .paused, backwards: true)
             }
         case .seek(let seconds):
             seek(to: seconds)
@@ -434,9 +437,12 @@ public final class Player: @unchecked Sendable {
 
     /// Starts the track at `position`. Coming into a folder that keeps its place, from
     /// outside it, starts where that folder was left instead, unless `exactly`. The track
-    /// left is remembered where it was left, unless it `ended` by itself.
-    private func start(position: Int, fromFrame frame: Int64 = 0, paused: Bool = false, exactly: Bool = false, ended: Bool = false) {
+    /// left is remembered where it was left, unless it `ended` by itself. `backwards`: a
+    /// step back ("previous"), which a track that fails to open continues.
+    private func start(position: Int, fromFrame frame: Int64 = 0, paused: Bool = false, exactly: Bool = false, ended: Bool = false,
+                       backwards: Bool = false) {
         endedBeforeList = false
+        movingBack = backwards
         guard position >= 0, position < tracks.count else { return stopAtEnd() }
         var position = position, frame = frame
         let leaving = currentPath
@@ -590,6 +596,7 @@ public final class Player: @unchecked Sendable {
         case .trackOpened(let token, let info, let metadata):
             opened[token] = (info, metadata)
             consecutiveFailures = 0
+            if token == currentToken { movingBack = false }  // a later failure is not a step back
         case .streamNews(let token, let news):
             guard var entry = opened[token] else { break }
             switch news {
@@ -655,12 +662,21 @@ public final class Player: @unchecked Sendable {
                 if decodedAhead.count(where: \.passedOver) < tracks.count { scheduleNext() } else { tellEngineNext(nil) }
             } else if token == currentToken {
                 consecutiveFailures += 1
-                guard consecutiveFailures < tracks.count, let next = playQueue.next() else {
+                let failed = playQueue.current
+                // On the way it was going: back past it after "previous" (forward from
+                // the first entry), forward otherwise.
+                var target: Int?
+                if movingBack, let back = playQueue.previous(), back != failed { target = back }
+                let backwards = target != nil
+                if target == nil { target = playQueue.next() }
+                // "previous" never walks back onto it again.
+                if let failed { playQueue.forgetPlayed(failed) }
+                guard consecutiveFailures < tracks.count, let target else {
                     state = .error
                     currentToken = nil
                     break
                 }
-                start(position: next)
+                start(position: target, paused: state == .paused, backwards: backwards)
             }
         case .outputFailed(let error):
             lastError = "\(error)"
