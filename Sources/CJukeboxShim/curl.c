@@ -68,10 +68,6 @@ CURLcode jukebox_curl_set_long(CURL *handle, CURLoption option, long value) {
     return curl.easy_setopt(handle, option, value);
 }
 
-CURLcode jukebox_curl_set_offset(CURL *handle, CURLoption option, curl_off_t value) {
-    return curl.easy_setopt(handle, option, value);
-}
-
 CURLcode jukebox_curl_set_pointer(CURL *handle, CURLoption option, void *value) {
     return curl.easy_setopt(handle, option, value);
 }

@@ -78,7 +78,6 @@ struct curl_slist *jukebox_curl_slist_append(struct curl_slist *list, const char
 void jukebox_curl_slist_free_all(struct curl_slist *list);
 
 CURLcode jukebox_curl_set_long(CURL *handle, CURLoption option, long value);
-CURLcode jukebox_curl_set_offset(CURL *handle, CURLoption option, curl_off_t value);
 CURLcode jukebox_curl_set_pointer(CURL *handle, CURLoption option, void *value);
 /// For the callback options: a function pointer is not a void pointer in C.
 CURLcode jukebox_curl_set_write_function(CURL *handle, CURLoption option,

@@ -52,10 +52,6 @@ final class CurlEasy {
         try check(jukebox_curl_set_long(handle, option, value))
     }
 
-    func set(_ option: CURLoption, offset value: Int64) throws(NetworkError) {
-        try check(jukebox_curl_set_offset(handle, option, curl_off_t(value)))
-    }
-
     /// A string option: libcurl copies it.
     func set(_ option: CURLoption, _ value: String) throws(NetworkError) {
         let code = value.withCString { jukebox_curl_set_pointer(handle, option, UnsafeMutableRawPointer(mutating: $0)) }

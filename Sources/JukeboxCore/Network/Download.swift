@@ -7,7 +7,8 @@ import Glibc
 /// - from where the reader reads, so a seek past what has arrived asks for that byte
 ///   (a Range request) and the player waits only for it;
 /// - after a drop, from where it stopped, with a growing pause between attempts;
-/// - from the start again if the server ignores ranges.
+/// - from the start, in order, once the server has shown it ignores ranges (it answered
+///   a Range request with the whole file): a seek then waits for its bytes to come.
 /// Once every byte is there (the length the server gave), the file becomes the cache's
 /// complete copy. A live stream (internet radio: no length) goes instead to a bounded
 /// ring in memory, its in-band titles taken out, and is never kept; a drop reconnects to
@@ -26,6 +27,9 @@ final class Download: @unchecked Sendable {
         /// A live stream's last bytes, once the first answer showed it has no length.
         var live: LiveRing?
         var complete = false
+        /// The server answered a Range request with the whole file: every transfer runs
+        /// from the first byte to the last, whatever is here already.
+        var rangesIgnored = false
         /// The complete file is now the cache's copy.
         var kept = false
         var stopping = false
@@ -142,7 +146,8 @@ final class Download: @unchecked Sendable {
             guard let length = p.head?.totalLength else { return (p.wanted, false) }
             let start = p.arrived.firstMissing(from: min(p.wanted, length), below: length)
                 ?? p.arrived.firstMissing(from: 0, below: length)
-            return (start, start == nil)
+            // A server without ranges sends the file from its start, whatever is asked.
+            return (start == nil || !p.rangesIgnored ? start : 0, start == nil)
         }
         if done { finish() }
         return start
@@ -203,6 +208,7 @@ final class Download: @unchecked Sendable {
         demuxer = head.icyMetaInterval.flatMap { $0 > 0 ? ICYDemuxer(interval: $0) : nil }
         let first = progress.withLock { p in
             defer { if p.head == nil { p.head = head } }
+            if run.start > 0, head.status != 206, head.totalLength != nil { p.rangesIgnored = true }
             if run.live, p.live == nil { p.live = LiveRing(capacity: Self.liveBytes) }
             return p.head == nil
         }
@@ -243,6 +249,8 @@ final class Download: @unchecked Sendable {
                 return false
             }
             if p.stopping { return false }
+            // Without ranges, stopping would only start again from the first byte.
+            if p.rangesIgnored { return position < length }
             if p.arrived.firstMissing(from: position, below: length) != position { return false }
             let gap = p.wanted - position
             let readerAhead = gap > Self.seekAheadBytes && Double(gap) > bytesPerSecond

@@ -100,7 +100,10 @@ public final class HTTPTransfer {
         try easy.set(CURLOPT_USERAGENT, userAgent)
         // Larger pieces than libcurl's 16 KiB: fewer hand-overs to the reader per second.
         try easy.set(CURLOPT_BUFFERSIZE, 64 << 10)
-        if offset > 0 { try easy.set(CURLOPT_RESUME_FROM_LARGE, offset: offset) }
+        // A Range header, not libcurl's resume: a server that ignores ranges answers 200
+        // with the whole file, which libcurl's resume refuses ("Cannot resume") and the
+        // caller can still use from its first byte.
+        if offset > 0 { try easy.set(CURLOPT_RANGE, "\(offset)-") }
         if let etag { headers = jukebox_curl_slist_append(headers, "If-None-Match: \(etag)") }
         if let date { headers = jukebox_curl_slist_append(headers, "If-Modified-Since: \(date)") }
         // Internet radio sends its titles in the stream only when asked.

@@ -34,6 +34,8 @@ final class WebServer: @unchecked Sendable {
                     root \(folder);
                     location /slow/ { alias \(folder)/; limit_rate \(slowRate); }
                     location /trickle/ { alias \(folder)/; limit_rate 16k; }
+                    # No ranges: a Range request gets the whole file (200), at full speed.
+                    location /noranges/ { alias \(folder)/; max_ranges 0; limit_rate 16k; if ($http_range) { limit_rate 0; } }
                     location /loop { return 302 /loop; }
                 }
             }
