@@ -43,6 +43,33 @@ import Testing
         #expect(log.all.contains { if case .trackStarted(2) = $0 { true } else { false } })
     }
 
+    /// Plays `first` with `next` named after it, while a slow player answers the event
+    /// `answers` picks by naming `following`, `seconds` later; then checks that the
+    /// recording is the whole signal and that `following` was heard.
+    func playWithASlowPlayer(_ first: String, next: String, seconds: Double, answers: @escaping @Sendable (EngineEvent) -> Bool,
+                             following: String, recordingTo name: String) throws {
+        let file = fx.path(name)
+        try? FileManager.default.removeItem(atPath: file)
+        let log = EventLog()
+        final class Late: @unchecked Sendable { var engine: AudioEngine? }
+        let late = Late()
+        let player = DispatchQueue(label: "test.slow-player")
+        let third = TrackRef(token: 3, path: fx.path(following))
+        let output = ALSAOutput(.init(device: "file:FILE=\(file),FORMAT=raw", allowConversion: false))
+        let engine = AudioEngine(output: output) { event in
+            log.append(event)
+            if answers(event) { player.asyncAfter(deadline: .now() + seconds) { late.engine?.setNext(third) } }
+        }
+        late.engine = engine
+        try engine.start()
+        engine.play(TrackRef(token: 1, path: fx.path(first)), next: TrackRef(token: 2, path: fx.path(next)))
+        #expect(log.wait { $0.isFinished })
+        engine.shutdown()
+        let whole = try Tools.run("sox", [fx.path("music16.wav"), "-t", "raw", "-"]).stdout
+        #expect(isAudioThenSilence(try recording(file), whole))
+        #expect(log.all.contains { if case .trackStarted(3) = $0 { true } else { false } })
+    }
+
     /// A track shorter than the player's answer to "moved into the next track": its end
     /// waits for the word on what follows instead of ending the stream with a gap. (The
     /// decoder reads 0.1 s of audio in well under the 50 ms this player takes.)
@@ -50,28 +77,9 @@ import Testing
         try Tools.run("sox", [fx.path("music16.wav"), fx.path("short-a.flac"), "trim", "0", "100003s"])
         try Tools.run("sox", [fx.path("music16.wav"), fx.path("short-b.flac"), "trim", "100003s", "4410s"])
         try Tools.run("sox", [fx.path("music16.wav"), fx.path("short-c.flac"), "trim", "104413s"])
-        let file = fx.path("rec-short.raw")
-        try? FileManager.default.removeItem(atPath: file)
-        let log = EventLog()
-        final class Late: @unchecked Sendable { var engine: AudioEngine? }
-        let late = Late()
-        let player = DispatchQueue(label: "test.slow-player")
-        let third = TrackRef(token: 3, path: fx.path("short-c.flac"))
-        let output = ALSAOutput(.init(device: "file:FILE=\(file),FORMAT=raw", allowConversion: false))
-        let engine = AudioEngine(output: output) { event in
-            log.append(event)
-            if case .decoderAdvanced(2) = event {
-                player.asyncAfter(deadline: .now() + 0.05) { late.engine?.setNext(third) }
-            }
-        }
-        late.engine = engine
-        try engine.start()
-        engine.play(TrackRef(token: 1, path: fx.path("short-a.flac")), next: TrackRef(token: 2, path: fx.path("short-b.flac")))
-        #expect(log.wait { $0.isFinished })
-        engine.shutdown()
-        let whole = try Tools.run("sox", [fx.path("music16.wav"), "-t", "raw", "-"]).stdout
-        #expect(isAudioThenSilence(try recording(file), whole))
-        #expect(log.all.contains { if case .trackStarted(3) = $0 { true } else { false } })
+        try playWithASlowPlayer("short-a.flac", next: "short-b.flac", seconds: 0.05,
+                                answers: { if case .decoderAdvanced(2) = $0 { true } else { false } },
+                                following: "short-c.flac", recordingTo: "rec-short.raw")
     }
 
     /// The track named next cannot be opened: the end of the current one waits for the
@@ -80,28 +88,9 @@ import Testing
     @Test func aNextTrackThatFailsWaitsForTheOneAfterIt() throws {
         try Tools.run("sox", [fx.path("music16.wav"), fx.path("passed-a.flac"), "trim", "0", "100003s"])
         try Tools.run("sox", [fx.path("music16.wav"), fx.path("passed-c.flac"), "trim", "100003s"])
-        let file = fx.path("rec-passed-over.raw")
-        try? FileManager.default.removeItem(atPath: file)
-        let log = EventLog()
-        final class Late: @unchecked Sendable { var engine: AudioEngine? }
-        let late = Late()
-        let player = DispatchQueue(label: "test.slow-player")
-        let third = TrackRef(token: 3, path: fx.path("passed-c.flac"))
-        let output = ALSAOutput(.init(device: "file:FILE=\(file),FORMAT=raw", allowConversion: false))
-        let engine = AudioEngine(output: output) { event in
-            log.append(event)
-            if case .trackFailed(2, _) = event {
-                player.asyncAfter(deadline: .now() + 0.2) { late.engine?.setNext(third) }
-            }
-        }
-        late.engine = engine
-        try engine.start()
-        engine.play(TrackRef(token: 1, path: fx.path("passed-a.flac")), next: TrackRef(token: 2, path: fx.path("gone.flac")))
-        #expect(log.wait { $0.isFinished })
-        engine.shutdown()
-        let whole = try Tools.run("sox", [fx.path("music16.wav"), "-t", "raw", "-"]).stdout
-        #expect(isAudioThenSilence(try recording(file), whole))
-        #expect(log.all.contains { if case .trackStarted(3) = $0 { true } else { false } })
+        try playWithASlowPlayer("passed-a.flac", next: "gone.flac", seconds: 0.2,
+                                answers: { if case .trackFailed(2, _) = $0 { true } else { false } },
+                                following: "passed-c.flac", recordingTo: "rec-passed-over.raw")
     }
 
     /// The same with the real player: a queue of a track, a file gone since it was queued

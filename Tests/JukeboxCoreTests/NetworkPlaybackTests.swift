@@ -87,17 +87,21 @@ import Testing
         }
     }
 
+    /// Seeks `name` at `place` on the server and the local file to 80% and compares the
+    /// half second that follows.
+    func expectSeekReadsAsLocal(_ server: WebServer, _ place: String, _ name: String) throws {
+        let local = try AudioFile.open(Fixtures.shared.path(name))
+        let remote = try AudioFile.open(server.url("\(place)/\(name)"))
+        let target = remote.info.totalFrames * 4 / 5
+        try local.seek(toFrame: target)
+        try remote.seek(toFrame: target)
+        let (near, far) = (try remote.readAll(maxFrames: 22_050), try local.readAll(maxFrames: 22_050))
+        #expect(near == far, "\(place)/\(name)")
+    }
+
     @Test func aSeekPastWhatHasArrivedAsksForThatByte() throws {
         let (server, _) = try served()
-        for name in ["music16.flac", "noseek16.flac"] {
-            let local = try AudioFile.open(Fixtures.shared.path(name))
-            let remote = try AudioFile.open(server.url("trickle/\(name)"))
-            let target = remote.info.totalFrames * 4 / 5
-            try local.seek(toFrame: target)
-            try remote.seek(toFrame: target)
-            let (near, far) = (try remote.readAll(maxFrames: 22_050), try local.readAll(maxFrames: 22_050))
-            #expect(near == far, "\(name)")
-        }
+        for name in ["music16.flac", "noseek16.flac"] { try expectSeekReadsAsLocal(server, "trickle", name) }
         #expect(server.requests.contains { $0.hasPrefix("GET /trickle/music16.flac") && $0.hasSuffix(" 206") }, "\(server.requests)")
     }
 
@@ -105,15 +109,7 @@ import Testing
     /// seek past what has arrived waits for the download from the start, and gets its bytes.
     @Test func aServerWithoutRangesServesASeekFromTheStart() throws {
         let (server, _) = try served()
-        for name in ["music16.flac"] {
-            let local = try AudioFile.open(Fixtures.shared.path(name))
-            let remote = try AudioFile.open(server.url("noranges/\(name)"))
-            let target = remote.info.totalFrames * 4 / 5
-            try local.seek(toFrame: target)
-            try remote.seek(toFrame: target)
-            let (near, far) = (try remote.readAll(maxFrames: 22_050), try local.readAll(maxFrames: 22_050))
-            #expect(near == far, "\(name)")
-        }
+        try expectSeekReadsAsLocal(server, "noranges", "music16.flac")
         // The seek asked for its byte, and the whole file came instead.
         let asked = server.requests.filter { $0.hasPrefix("GET /noranges/music16.flac") }
         #expect(asked.count >= 2 && asked.allSatisfy { $0.hasSuffix(" 200") }, "\(server.requests)")

@@ -53,10 +53,22 @@ final class FakeEngine: PlaybackEngine, @unchecked Sendable {
     /// Plays the engine's part for the track just started: opened, then heard.
     func startHearing(_ player: Player, _ engine: FakeEngine, at frame: Int64 = 0) {
         _ = player.status  // let the player's queue catch up
-        let token = engine.lastPlayToken!
+        hear(engine.lastPlayToken!, player, engine, at: frame)
+    }
+
+    /// Plays the engine's part for `token`: opened, then heard (a gapless change into a
+    /// track named next, or a start).
+    func hear(_ token: Int, _ player: Player, _ engine: FakeEngine, at frame: Int64 = 0) {
         player.engineEvent(.trackOpened(token: token, info: info, metadata: TrackMetadata()))
         engine.snapshot = EngineSnapshot(state: .playing, token: token, frame: frame, sampleRate: 1000)
         player.engineEvent(.trackStarted(token: token))
+    }
+
+    /// The player's `completed` events, as they come.
+    func completions(of player: Player) -> Recorder<PlayerEvent> {
+        let completed = Recorder<PlayerEvent>()
+        player.observe { event in if case .completed = event { completed.append(event) } }
+        return completed
     }
 
     @Test func playGoesThroughLoadingToPlaying() {
@@ -101,15 +113,12 @@ final class FakeEngine: PlaybackEngine, @unchecked Sendable {
 
     @Test func gaplessChangeAdvancesTheQueueAndSchedulesTheFollowingTrack() {
         let (player, engine) = player()
-        let completed = Recorder<PlayerEvent>()
-        player.observe { event in if case .completed = event { completed.append(event) } }
+        let completed = completions(of: player)
         player.perform(.play)
         startHearing(player, engine)
         _ = player.status
         let nextToken = engine.nextToken!
-        engine.snapshot = EngineSnapshot(state: .playing, token: nextToken, frame: 0, sampleRate: 1000)
-        player.engineEvent(.trackOpened(token: nextToken, info: info, metadata: TrackMetadata()))
-        player.engineEvent(.trackStarted(token: nextToken))
+        hear(nextToken, player, engine)
         #expect(player.status.queuePosition == 1)
         #expect(engine.calls.last == .setNext("/music/2.flac"))
         #expect(completed.items == [.completed(position: 0, queueEnded: false)])
@@ -147,8 +156,7 @@ final class FakeEngine: PlaybackEngine, @unchecked Sendable {
     /// over the broken entry, which "previous" then never walks back onto.
     @Test func aNextTrackThatFailsToOpenIsPassedOver() {
         let (player, engine) = player()
-        let completed = Recorder<PlayerEvent>()
-        player.observe { event in if case .completed = event { completed.append(event) } }
+        let completed = completions(of: player)
         player.perform(.play)
         startHearing(player, engine)
         let broken = engine.nextToken!
@@ -159,9 +167,7 @@ final class FakeEngine: PlaybackEngine, @unchecked Sendable {
         player.engineEvent(.decoderAdvanced(token: third))
         _ = player.status
         #expect(engine.calls.last == .setNext("/music/3.flac"))
-        engine.snapshot = EngineSnapshot(state: .playing, token: third, frame: 0, sampleRate: 1000)
-        player.engineEvent(.trackOpened(token: third, info: info, metadata: TrackMetadata()))
-        player.engineEvent(.trackStarted(token: third))
+        hear(third, player, engine)
         #expect(player.status.queuePosition == 2)
         #expect(completed.items == [.completed(position: 0, queueEnded: false)])
         player.perform(.previous)
@@ -172,8 +178,7 @@ final class FakeEngine: PlaybackEngine, @unchecked Sendable {
     /// nothing tries the broken one again.
     @Test func aFailedLastTrackEndsTheQueueWithTheOneBefore() {
         let (player, engine) = player(2)
-        let completed = Recorder<PlayerEvent>()
-        player.observe { event in if case .completed = event { completed.append(event) } }
+        let completed = completions(of: player)
         player.perform(.play)
         startHearing(player, engine)
         player.engineEvent(.trackFailed(token: engine.nextToken!, error: .empty("/music/1.flac")))
