@@ -148,6 +148,35 @@ import Testing
         #expect(kept.entry.etag != nil && kept.entry.length == length)
     }
 
+    /// The file is rewritten on the server (same length, another date) while the link is
+    /// down: what comes after the cut is another file's, so the download stops with the
+    /// reason, and the cache keeps no mixture of the two.
+    @Test func aFileChangedDuringACutIsNotPiecedTogether() throws {
+        let (server, folder) = try served()
+        let cache = try cache("changed")
+        let name = "changed-\(getpid()).flac"
+        var bytes = try Fixtures.shared.bytes("music16.flac")
+        try Data(bytes).write(to: URL(fileURLWithPath: "\(folder)/\(name)"))
+        defer { try? FileManager.default.removeItem(atPath: "\(folder)/\(name)") }
+        let url = server.url("trickle/\(name)")
+        let source = try HTTPSource(url: url, cache: cache)
+        var first = [UInt8](repeating: 0, count: 16 << 10)
+        #expect(try first.withUnsafeMutableBytes { try source.read(into: $0, at: 0) } > 0)
+        server.stop()
+        for at in stride(from: bytes.count / 2, to: bytes.count / 2 + 4096, by: 1) { bytes[at] ^= 0x5A }
+        try Data(bytes).write(to: URL(fileURLWithPath: "\(folder)/\(name)"))
+        try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(3600)], ofItemAtPath: "\(folder)/\(name)")
+        try server.start()
+        var failure = ""
+        do {
+            _ = try source.read(at: Int64(bytes.count) - 100, count: 100)
+        } catch {
+            failure = "\(error)"
+        }
+        #expect(failure.hasSuffix("the file changed on the server while it downloaded (another ETag or date)"), "\(failure)")
+        #expect(cache.complete(url) == nil)
+    }
+
     @Test func theSameURLTwiceAtOnceDownloadsTwiceCleanly() throws {
         // Repeat-one on a URL, or a URL queued twice: the playing track and the pre-opened
         // next one download the same URL at the same time, each into a file of its own.

@@ -328,8 +328,22 @@ final class Download: @unchecked Sendable {
         if let known = known?.totalLength, known != length {
             return .inconsistent(url: url, reason: "the file changed on the server while it downloaded (\(known) bytes, now \(length))")
         }
+        // The same length is not the same file (tags rewritten in place): its validators
+        // tell, and the rest of another file must not complete this one.
+        if let known, Self.differ(known.etag.map(Self.strong), head.etag.map(Self.strong)) || Self.differ(known.lastModified, head.lastModified) {
+            return .inconsistent(url: url, reason: "the file changed on the server while it downloaded (another ETag or date)")
+        }
         return nil
     }
+
+    /// Both are known, and they are not the same.
+    private static func differ(_ a: String?, _ b: String?) -> Bool {
+        guard let a, let b else { return false }
+        return a != b
+    }
+
+    /// An ETag without its weak mark: a server may weaken it in one answer and not another.
+    private static func strong(_ etag: String) -> String { etag.hasPrefix("W/") ? String(etag.dropFirst(2)) : etag }
 
     /// Every byte is here: the file becomes the cache's copy.
     private func finish() {
