@@ -174,6 +174,23 @@ final class FakeEngine: PlaybackEngine, @unchecked Sendable {
         #expect(started(engine) == ["/music/0.flac", "/music/0.flac"])
     }
 
+    /// A client removes the entry the decoder passed over (mpc del): the music goes on as
+    /// decoded, with no new start of the track that plays.
+    @Test func removingAPassedOverEntryLeavesThePlayingTrackAlone() throws {
+        let (player, engine) = player()
+        player.perform(.play)
+        startHearing(player, engine)
+        player.engineEvent(.trackFailed(token: engine.nextToken!, error: .empty("/music/1.flac")))
+        _ = player.status
+        let third = engine.nextToken!
+        player.engineEvent(.decoderAdvanced(token: third))
+        _ = player.status
+        try player.editQueue { try $0.remove(1..<2) }
+        #expect(started(engine) == ["/music/0.flac"])
+        hear(third, player, engine)
+        #expect(player.status.queuePosition == 1 && player.status.path == "/music/2.flac")
+    }
+
     /// The last entry fails to open: the queue ends when the track before it does, and
     /// nothing tries the broken one again.
     @Test func aFailedLastTrackEndsTheQueueWithTheOneBefore() {

@@ -758,6 +758,8 @@ public final class Player: @unchecked Sendable {
         tracksFingerprint = QueueFingerprint(paths: paths)
         tokens = tokens.compactMapValues { $0 < moved.count ? moved[$0] : nil }
         playQueue.remap(count: paths.count, moved: moved)
+        // An entry the decoder passed over and the client removed needs no stepping over.
+        decodedAhead.removeAll { $0.passedOver && ($0.position >= moved.count || moved[$0.position] == nil) }
         // What the decoder has already gone on to plays as decoded: if any of it is gone
         // or out of order, start the current track again where it is heard.
         let ahead = decodedAhead.map { entry in
