@@ -19,9 +19,8 @@ static struct {
 } curl;
 
 // Debian's libcurl brings GnuTLS along (librtmp and libldap need it), and GnuTLS starts
-// itself in its constructor on load: p11-kit, its trust modules, /dev/urandom held open;
-// 0.9 MB of a streaming box's memory, for protocols the box never allows (HTTPTransfer
-// sets http and https only). GnuTLS asks this weak hook whether to skip that start
+// itself (gnutls_global_init) in its constructor on load: 0.9 MB of a streaming box's
+// memory, for protocols the box never allows (HTTPTransfer sets http and https only). GnuTLS asks this weak hook whether to skip that start
 // (GNUTLS_SKIP_GLOBAL_INIT in gnutls.h); defined here, in the executable, it answers yes.
 // A library that uses GnuTLS still calls gnutls_global_init itself, which works as usual.
 int _gnutls_global_init_skip(void);
