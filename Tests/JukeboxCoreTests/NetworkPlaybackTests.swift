@@ -50,13 +50,13 @@ import Testing
     // MARK: Against nginx
 
     /// A folder served by nginx with the fixtures' FLAC and MP3 and an HTML page.
-    func served() throws -> (WebServer, String) {
+    func served(slowRate: Int = 160 << 10) throws -> (WebServer, String) {
         let folder = try Fixtures.shared.scratchFolder("web")
         for name in ["music16.flac", "music.mp3", "noseek16.flac"] where !FileManager.default.fileExists(atPath: "\(folder)/\(name)") {
             try FileManager.default.copyItem(atPath: Fixtures.shared.path(name), toPath: "\(folder)/\(name)")
         }
         try "<html><body>Sign in to the hotel Wi-Fi</body></html>".write(toFile: "\(folder)/portal.html", atomically: true, encoding: .utf8)
-        return (try WebServer(serving: folder, slowRate: 160 << 10), folder)
+        return (try WebServer(serving: folder, slowRate: slowRate), folder)
     }
 
     func cache(_ name: String) throws -> DownloadCache {

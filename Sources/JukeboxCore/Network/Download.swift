@@ -10,9 +10,12 @@ import Glibc
 /// - from the start, in order, once the server has shown it ignores ranges (it answered
 ///   a Range request with the whole file): a seek then waits for its bytes to come.
 /// Once every byte is there (the length the server gave), the file becomes the cache's
-/// complete copy. A live stream (internet radio: no length) goes instead to a bounded
-/// ring in memory, its in-band titles taken out, and is never kept; a drop reconnects to
-/// the live point. Nothing here ever waits on the reader.
+/// complete copy. Until then, which bytes are on the disk is recorded every few seconds,
+/// so a download that ends unfinished (a skip, a restart, a power cut) leaves them for the
+/// next play of the URL, which asks only for the rest (DownloadLeftovers.swift). A live
+/// stream (internet radio: no length) goes instead to a bounded ring in memory, its
+/// in-band titles taken out, and is never kept; a drop reconnects to the live point.
+/// Nothing here ever waits on the reader.
 final class Download: @unchecked Sendable {
     struct Progress {
         /// The first response's head: the length and the validators.
@@ -30,6 +33,9 @@ final class Download: @unchecked Sendable {
         /// The server answered a Range request with the whole file: every transfer runs
         /// from the first byte to the last, whatever is here already.
         var rangesIgnored = false
+        /// What an earlier download of this URL left in the file, not in `arrived` until the
+        /// server's first answer shows the same file.
+        var leftover: DownloadCache.Leftover?
         /// The complete file is now the cache's copy.
         var kept = false
         var stopping = false
@@ -50,6 +56,8 @@ final class Download: @unchecked Sendable {
     /// (stations repeat it in every block).
     private var demuxer: ICYDemuxer?
     private var lastTitle: String?
+    /// When the bytes on the disk were last recorded (on the download's thread).
+    private var lastRecorded = MonotonicClock.now()
 
     /// The largest file downloaded without a cache (to a temporary file).
     static let uncachedLimit: Int64 = 512 << 20
@@ -69,6 +77,8 @@ final class Download: @unchecked Sendable {
     /// libcurl hands over 16 KiB at a time; the file gets them in writes this large (each
     /// write costs the filesystem about as much as its bytes do).
     static let writeBatch = 256 << 10
+    /// How often the bytes on the disk are recorded: what a power cut can cost again.
+    static let recordInterval: UInt64 = 4_000_000_000
 
     /// Starts the transfer. With a cache, the bytes go to its `.part` file; without one,
     /// to a temporary file that vanishes with the download.
@@ -78,7 +88,18 @@ final class Download: @unchecked Sendable {
         self.onNews = onNews
         if let cache, cache.prepare() == nil {
             let part = cache.newPartPath(for: url)
-            fd = try systemCall { FilePath.withCString(part) { open($0, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644) } }
+            let leftover = cache.claimLeftover(for: url, into: part)
+            do {
+                fd = try systemCall { FilePath.withCString(part) { open($0, O_RDWR | O_CREAT | (leftover == nil ? O_TRUNC : 0) | O_CLOEXEC, 0o644) } }
+            } catch {
+                cache.removePair(part)
+                cache.partEnded(part)
+                throw error
+            }
+            if let leftover {
+                cache.record(leftover, of: part)  // still there for the next run if this one gets nowhere
+                progress.withLock { $0.leftover = leftover }
+            }
             self.cache = cache
             self.part = part
         } else {
@@ -99,10 +120,13 @@ final class Download: @unchecked Sendable {
 
     deinit {
         close(fd)
-        // A partial file is of no use to a later run (what arrived is not recorded).
-        if let part, !progress.withLock({ $0.kept }) {
-            _ = FilePath.withCString(part) { unlink($0) }
+        guard let cache, let part else { return }
+        let (kept, failure) = progress.withLock { ($0.kept, $0.failure) }
+        if !kept {
+            // What arrived waits for the next play, unless the server said the file is not there to be had.
+            if let failure, !failure.isTransient { cache.removePair(part) } else { cache.keepLeftover(part) }
         }
+        cache.partEnded(part)
     }
 
     /// Ends the transfer soon (at libcurl's next progress call); the file stays as it is.
@@ -116,11 +140,14 @@ final class Download: @unchecked Sendable {
     // MARK: The thread
 
     private func run() {
+        defer { recordArrived() }
         var attempt = 0
         while let start = nextStart() {
             do {
                 if try fetch(from: start) { attempt = 0 } else { attempt += 1 }
             } catch {
+                // A leftover longer than the file is now: it is another file's, and the rest starts afresh.
+                if error == .status(url: url, code: 416), dropLeftover() { continue }
                 attempt += 1
                 let (giveUp, new) = progress.withLock { p in
                     let limit = p.head == nil ? Self.attemptsBeforeAnAnswer : Self.attemptsAfterAnAnswer
@@ -143,6 +170,14 @@ final class Download: @unchecked Sendable {
         let (start, done): (Int64?, Bool) = progress.withLock { p in
             if p.stopping || p.complete || p.failure != nil { return (nil, false) }
             if p.live != nil { return (0, false) }  // a live stream starts where it is now
+            if p.head == nil, let leftover = p.leftover {
+                // The first request asks for what the leftover lacks (its last byte when it
+                // lacks nothing): the answer tells whether the leftover is of the same file.
+                let length = leftover.entry.length
+                let start = leftover.arrived.firstMissing(from: min(p.wanted, length), below: length)
+                    ?? leftover.arrived.firstMissing(from: 0, below: length)
+                return (start ?? length - 1, false)
+            }
             guard let length = p.head?.totalLength else { return (p.wanted, false) }
             let start = p.arrived.firstMissing(from: min(p.wanted, length), below: length)
                 ?? p.arrived.firstMissing(from: 0, below: length)
@@ -206,15 +241,23 @@ final class Download: @unchecked Sendable {
         run.pending = PendingWrite(start: run.position)
         run.live = head.totalLength == nil
         demuxer = head.icyMetaInterval.flatMap { $0 > 0 ? ICYDemuxer(interval: $0) : nil }
-        let first = progress.withLock { p in
+        let (first, leftoverDropped) = progress.withLock { p in
             defer { if p.head == nil { p.head = head } }
             if run.start > 0, head.status != 206, head.totalLength != nil { p.rangesIgnored = true }
             if run.live, p.live == nil { p.live = LiveRing(capacity: Self.liveBytes) }
-            return p.head == nil
+            var dropped = false
+            if p.head == nil, let leftover = p.leftover {
+                p.leftover = nil
+                if leftover.isSameFile(as: head) { p.arrived = leftover.arrived } else { dropped = true }
+            }
+            return (p.head == nil, dropped)
         }
-        // The file's room, taken at once: a full card is said now, not mid-track.
+        // Another file now: its bytes are about to overwrite the record's.
+        if leftoverDropped, let part { cache?.forgetRecord(of: part) }
+        // The file's length (a longer leftover is cut to it) and its room, taken at once: a
+        // full card is said now, not mid-track.
         if first, let length = head.totalLength, length > 0 {
-            let status = posix_fallocate(fd, 0, off_t(length))
+            let status = ftruncate(fd, off_t(length)) == 0 ? posix_fallocate(fd, 0, off_t(length)) : errno
             if status != 0 {
                 run.refusal = .failed(url: url, reason: "no room for the download (\(length >> 20) MiB): \(Errno(status))")
                 return false
@@ -284,7 +327,33 @@ final class Download: @unchecked Sendable {
         }
         pending.start = written.upperBound
         pending.bytes.removeAll(keepingCapacity: true)
+        if MonotonicClock.now() - lastRecorded >= Self.recordInterval { recordArrived() }
         return nil
+    }
+
+    /// Records which bytes are on the disk, for a later download of this URL: after
+    /// `fdatasync`, so the record never claims a byte the disk does not hold. Only a file
+    /// the server can later be asked about (an ETag or a date) is recorded.
+    private func recordArrived() {
+        lastRecorded = MonotonicClock.now()
+        guard let cache, let part else { return }
+        let leftover: DownloadCache.Leftover? = progress.withLock { p in
+            guard !p.complete, p.live == nil, let head = p.head, let length = head.totalLength,
+                  head.etag != nil || head.lastModified != nil else { return nil }
+            return .init(entry: .init(url: url, length: length, etag: head.etag, lastModified: head.lastModified), arrived: p.arrived)
+        }
+        guard let leftover, fdatasync(fd) == 0 else { return }
+        cache.record(leftover, of: part)
+    }
+
+    /// Forgets a leftover the server has not yet confirmed; false when there is none.
+    private func dropLeftover() -> Bool {
+        guard progress.withLock({ p in
+            defer { p.leftover = nil }
+            return p.head == nil && p.leftover != nil
+        }) else { return false }
+        if let part { cache?.forgetRecord(of: part) }
+        return true
     }
 
     /// A live stream's bytes: titles out, audio into the ring.
@@ -343,7 +412,7 @@ final class Download: @unchecked Sendable {
     }
 
     /// An ETag without its weak mark: a server may weaken it in one answer and not another.
-    private static func strong(_ etag: String) -> String { etag.hasPrefix("W/") ? String(etag.dropFirst(2)) : etag }
+    static func strong(_ etag: String) -> String { etag.hasPrefix("W/") ? String(etag.dropFirst(2)) : etag }
 
     /// Every byte is here: the file becomes the cache's copy.
     private func finish() {

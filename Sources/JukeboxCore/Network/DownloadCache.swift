@@ -3,12 +3,13 @@ import Glibc
 #endif
 
 /// Where downloaded tracks are kept, so a track heard once plays again with no network:
-/// one file per URL, named by a hash of it. While it downloads it is `NAME.N.part` (one
-/// per download: the same URL may be playing and pre-opened as the next track); once
+/// one file per URL, named by a hash of it. While it downloads it is `NAME.PID-N.part`
+/// (one per download: the same URL may be playing and pre-opened as the next track); once
 /// every byte has arrived and the length checks, it is renamed to `NAME`, and `NAME.meta`
-/// records the URL, the length and the validators (ETag, Last-Modified). The folder is the
-/// index, so it survives restarts. The least recently played copies go first when the
-/// folder grows past its cap.
+/// records the URL, the length and the validators (ETag, Last-Modified). A download that
+/// ends unfinished leaves `NAME.partial` for the next one (DownloadLeftovers.swift). The
+/// folder is the index, so it survives restarts. The least recently played copies and
+/// leftovers go first when the folder grows past its cap.
 public final class DownloadCache: @unchecked Sendable {
     public struct Settings: Sendable, Equatable {
         /// `[network] cache_dir`; empty: no cache (downloads go to a temporary file).
@@ -44,15 +45,22 @@ public final class DownloadCache: @unchecked Sendable {
     }
 
     func completePath(for url: String) -> String { "\(settings.folder)/\(name(for: url))" }
-    /// A `.part` file of its own for one download of `url`.
+    /// A `.part` file of its own for one download of `url`, in use until `partEnded`.
     func newPartPath(for url: String) -> String {
-        let serial = Self.downloads.withLock { n in
-            n.wholeValue += 1
-            return n.wholeValue
+        Self.downloads.withLock { downloads in
+            downloads.serial += 1
+            let part = "\(completePath(for: url)).\(getpid())-\(downloads.serial).part"
+            downloads.inUse.insert(part)
+            return part
         }
-        return "\(completePath(for: url)).\(getpid())-\(serial).part"
     }
-    private static let downloads = ConditionLocked(0)
+
+    func partEnded(_ part: String) { Self.downloads.withLock { _ = $0.inUse.remove(part) } }
+
+    /// Whether a download of this process fills `part` now (tidying leaves it alone).
+    static func isInUse(_ part: String) -> Bool { downloads.withLock { $0.inUse.contains(part) } }
+
+    private static let downloads = ConditionLocked<(serial: Int, inUse: Set<String>)>((0, []))
     private func metaPath(for url: String) -> String { completePath(for: url) + ".meta" }
 
     /// The complete copy of `url`, if there is one whose length still checks.
@@ -79,6 +87,7 @@ public final class DownloadCache: @unchecked Sendable {
     /// Turns a finished `.part` into the complete copy, then keeps the folder under its cap.
     func finish(_ url: String, entry: Entry, from part: String) throws(AtomicFile.Failure) {
         let path = completePath(for: url)
+        forgetRecord(of: part)  // complete: nothing is left over
         try AtomicFile.replace(metaPath(for: url), with: Array(Self.format(entry).utf8), durable: false)
         if let fd = try? systemCall({ FilePath.withCString(part) { open($0, O_RDONLY | O_CLOEXEC) } }) {
             _ = fsync(fd)
@@ -99,19 +108,6 @@ public final class DownloadCache: @unchecked Sendable {
         }
     }
 
-    /// Removes the `.part` files a previous run left (a power cut mid-download): what
-    /// arrived of them is not recorded, so they cannot be resumed. Call before any download.
-    public func removeLeftovers() {
-        guard let dir = FilePath.withCString(settings.folder, { opendir($0) }) else { return }
-        var leftovers: [String] = []
-        while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { FilePath.decode($0.prefix { $0 != 0 }) }
-            if name.hasSuffix(".part") { leftovers.append("\(settings.folder)/\(name)") }
-        }
-        closedir(dir)
-        for path in leftovers { _ = FilePath.withCString(path) { unlink($0) } }
-    }
-
     /// Marks a copy as just used: eviction goes by modification time.
     private func touch(_ path: String) {
         _ = FilePath.withCString(path) { utimensat(AT_FDCWD, $0, nil, 0) }
@@ -126,16 +122,21 @@ public final class DownloadCache: @unchecked Sendable {
             guard let dir = FilePath.withCString(settings.folder, { opendir($0) }) else { return }
             while let entry = readdir(dir) {
                 let name = withUnsafeBytes(of: entry.pointee.d_name) { FilePath.decode($0.prefix { $0 != 0 }) }
-                guard name.count == 16 || name.hasSuffix(".part") else { continue }
+                let partial = name.hasSuffix(".partial")
+                guard name.count == 16 || partial || name.hasSuffix(".part") else { continue }
                 var st = stat()
                 let path = "\(settings.folder)/\(name)"
                 guard FilePath.withCString(path, { stat($0, &st) }) == 0 else { continue }
                 total += Int64(st.st_size)
-                if name.count == 16 { files.append((path, Int64(st.st_size), st.st_mtim.tv_sec)) }
+                if name.count == 16 || partial { files.append((path, Int64(st.st_size), st.st_mtim.tv_sec)) }
             }
             closedir(dir)
             for file in files.sorted(by: { $0.used < $1.used }) where total > settings.capacity && file.path != keeping {
-                for doomed in [file.path, file.path + ".meta"] { _ = FilePath.withCString(doomed) { unlink($0) } }
+                if file.path.hasSuffix(".partial") {
+                    removeLeftover(file.path)
+                } else {
+                    for doomed in [file.path, file.path + ".meta"] { _ = FilePath.withCString(doomed) { unlink($0) } }
+                }
                 total -= file.size
             }
         }

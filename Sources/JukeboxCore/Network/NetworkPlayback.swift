@@ -24,7 +24,7 @@ public enum NetworkPlayback {
             defer { current.wholeValue = (problem == nil ? new : nil, limits) }
             return current.cache?.settings != new?.settings
         }
-        if changed, problem == nil { new?.removeLeftovers() }
+        if changed, problem == nil { new?.tidyLeftovers() }
         return problem
     }
 

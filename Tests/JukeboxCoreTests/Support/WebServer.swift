@@ -2,7 +2,8 @@ import Foundation
 
 /// nginx, as people serve music from a NAS, started on a loopback port for one test:
 /// `/` serves `folder` with real Range support, `/slow/` the same throttled to
-/// `slowRate` bytes a second per connection, `/trickle/` to 16 KiB a second. Its access log tells which requests came.
+/// `slowRate` bytes a second per connection, `/trickle/` to 16 KiB a second. Its access logs
+/// tell which requests came, and which ranges they asked for.
 final class WebServer: @unchecked Sendable {
     let folder: String
     let port: Int
@@ -26,6 +27,8 @@ final class WebServer: @unchecked Sendable {
             events { worker_connections 64; }
             http {
                 access_log \(home)/access.log;
+                log_format ranged '$request_method $uri $status $http_range';
+                access_log \(home)/ranges.log ranged;
                 client_body_temp_path \(home)/body; proxy_temp_path \(home)/proxy; fastcgi_temp_path \(home)/fastcgi;
                 uwsgi_temp_path \(home)/uwsgi; scgi_temp_path \(home)/scgi;
                 types { audio/flac flac; audio/mpeg mp3; text/html html; audio/x-mpegurl m3u; audio/x-scpls pls; }
@@ -93,6 +96,13 @@ final class WebServer: @unchecked Sendable {
             let status = parts[2].split(separator: " ").first ?? ""
             return "\(request) \(status)"
         }
+    }
+
+    /// Each request with its status and the range it asked for, e.g.
+    /// `GET /slow/a.flac 206 bytes=1000-` (`-` when it asked for the whole file).
+    var rangeRequests: [String] {
+        let log = (try? String(contentsOfFile: "\(home)/ranges.log", encoding: .utf8)) ?? ""
+        return log.split(separator: "\n").map(String.init)
     }
 
     /// Whether it accepts connections (asked from inside its namespace when it has one).
