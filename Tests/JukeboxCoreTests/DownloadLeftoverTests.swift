@@ -63,6 +63,8 @@ extension NetworkPlaybackTests {
         }
         #expect(copy.map { FileManager.default.contents(atPath: $0.path) } == FileManager.default.contents(atPath: file))
         #expect(!FileManager.default.fileExists(atPath: cache.completePath(for: url) + ".partial"), "the leftover became the copy")
+        let records = ((try? FileManager.default.contentsOfDirectory(atPath: cache.settings.folder)) ?? []).filter { $0.hasSuffix(".ranges") }
+        #expect(records.isEmpty, "a complete copy needs no record: \(records)")
     }
 
     @Test func aTrackSkippedHalfwayDownloadsOnlyTheRestNextTime() throws {
