@@ -219,4 +219,26 @@ extension NetworkPlaybackTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder).sorted() == ["\(name).partial", "\(name).partial.ranges"])
         #expect(try leftoverGap(cache, url) == 5000)
     }
+
+    /// Tracks skipped one after another, none finished: their leftovers never hold more
+    /// than the cache's cap on the card; the oldest goes first.
+    @Test func leftoversStayUnderTheCap() throws {
+        let (server, _) = try served(slowRate: 48 << 10)
+        let folder = Fixtures.shared.path("cache-leftover-cap")
+        try? FileManager.default.removeItem(atPath: folder)
+        let capacity: Int64 = 400_000  // room for one of the two files, not both
+        let cache = DownloadCache(settings: .init(folder: folder, capacity: capacity))
+        #expect(cache.prepare() == nil)
+        for name in ["music16.flac", "noseek16.flac"] {
+            var skipped: HTTPSource? = try HTTPSource(url: server.url("slow/\(name)"), cache: cache)
+            try skipped?.prebuffer(bytes: 40_000)
+            stopping(server) { skipped = nil }
+            _ = try leftoverGap(cache, server.url("slow/\(name)"))
+        }
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder)
+        let total = try names.reduce(Int64(0)) { $0 + ((try FileManager.default.attributesOfItem(atPath: "\(folder)/\($1)")[.size] as? Int64) ?? 0) }
+        #expect(total <= capacity, "\(names)")
+        #expect(names.sorted() == ["\(cache.name(for: server.url("slow/noseek16.flac"))).partial",
+                                   "\(cache.name(for: server.url("slow/noseek16.flac"))).partial.ranges"])
+    }
 }

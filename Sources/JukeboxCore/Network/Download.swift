@@ -127,6 +127,7 @@ final class Download: @unchecked Sendable {
             if let failure, !failure.isTransient { cache.removePair(part) } else { cache.keepLeftover(part) }
         }
         cache.partEnded(part)
+        cache.evict()  // skipped tracks' leftovers must not pile up past the cap
     }
 
     /// Ends the transfer soon (at libcurl's next progress call); the file stays as it is.
@@ -262,6 +263,7 @@ final class Download: @unchecked Sendable {
                 run.refusal = .failed(url: url, reason: "no room for the download (\(length >> 20) MiB): \(Errno(status))")
                 return false
             }
+            cache?.evict()  // room for it under the cap, now rather than when it completes
         }
         return true
     }

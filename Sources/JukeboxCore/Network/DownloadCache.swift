@@ -113,8 +113,8 @@ public final class DownloadCache: @unchecked Sendable {
         _ = FilePath.withCString(path) { utimensat(AT_FDCWD, $0, nil, 0) }
     }
 
-    /// Removes the least recently used copies until the folder is under its cap;
-    /// `keeping` stays whatever its size.
+    /// Removes the least recently used copies and leftovers until the folder is under its
+    /// cap; `keeping`, and downloads under way, stay whatever their size.
     func evict(keeping: String? = nil) {
         lock.withLock {
             var files: [(path: String, size: Int64, used: Int)] = []

@@ -153,6 +153,7 @@ extension DownloadCache {
                 }
             }
         }
+        evict()  // a smaller cache_mb than the last run's
     }
 
     /// Removes a kept leftover (to make room), never halfway through its taking or keeping.
