@@ -109,13 +109,10 @@ final class Download: @unchecked Sendable {
             self.cache = nil
             part = nil
         }
-        do {
-            let thread = try WorkerThread.start(name: "jukebox-http") { [self] in run() }
-            pthread_detach(thread)
-        } catch {
-            close(fd)
-            throw error
-        }
+        // Should the thread not start, deinit (which runs for a throwing init once every
+        // property is set) closes the file and deals with the part.
+        let thread = try WorkerThread.start(name: "jukebox-http") { [self] in run() }
+        pthread_detach(thread)
     }
 
     deinit {
