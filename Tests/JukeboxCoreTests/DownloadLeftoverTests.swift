@@ -174,9 +174,7 @@ extension NetworkPlaybackTests {
     func aLeftoverOfAFileThatChangedIsNotUsed(_ change: String) throws {
         let (server, folder) = try served(slowRate: 48 << 10)
         let cache = try cache("changed-leftover")
-        let name = "leftover-\(getpid()).flac"
-        var bytes = try Fixtures.shared.bytes("music16.flac")
-        try Data(bytes).write(to: URL(fileURLWithPath: "\(folder)/\(name)"))
+        var (name, bytes) = try servedCopy("leftover", in: folder)
         defer { try? FileManager.default.removeItem(atPath: "\(folder)/\(name)") }
         let url = server.url("slow/\(name)")
         var skipped: HTTPSource? = try HTTPSource(url: url, cache: cache)

@@ -59,6 +59,15 @@ import Testing
         return (try WebServer(serving: folder, slowRate: slowRate), folder)
     }
 
+    /// The fixture FLAC on the server under a name of its own, for a test that changes it
+    /// there; the caller removes it.
+    func servedCopy(_ prefix: String, in folder: String) throws -> (name: String, bytes: [UInt8]) {
+        let name = "\(prefix)-\(getpid()).flac"
+        let bytes = try Fixtures.shared.bytes("music16.flac")
+        try Data(bytes).write(to: URL(fileURLWithPath: "\(folder)/\(name)"))
+        return (name, bytes)
+    }
+
     func cache(_ name: String) throws -> DownloadCache {
         let folder = Fixtures.shared.path("cache-\(name)")
         try? FileManager.default.removeItem(atPath: folder)
@@ -154,9 +163,7 @@ import Testing
     @Test func aFileChangedDuringACutIsNotPiecedTogether() throws {
         let (server, folder) = try served()
         let cache = try cache("changed")
-        let name = "changed-\(getpid()).flac"
-        var bytes = try Fixtures.shared.bytes("music16.flac")
-        try Data(bytes).write(to: URL(fileURLWithPath: "\(folder)/\(name)"))
+        var (name, bytes) = try servedCopy("changed", in: folder)
         defer { try? FileManager.default.removeItem(atPath: "\(folder)/\(name)") }
         let url = server.url("trickle/\(name)")
         let source = try HTTPSource(url: url, cache: cache)
