@@ -35,6 +35,7 @@ import Testing
         let music = try fx.scratchFolder("lifecycle-\(name)")
         try? FileManager.default.copyItem(atPath: fx.path("music16.flac"), toPath: "\(music)/one.flac")
         var config = JukeboxConfig()
+        config.network.cacheDirectory = fx.path("download-cache")  // not the machine's (Fixtures says why)
         config.library.musicDirectory = music
         config.library.playlistsDirectory = music
         config.audio.devices = [NullOutput.deviceName]

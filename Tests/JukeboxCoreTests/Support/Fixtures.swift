@@ -13,6 +13,10 @@ final class Fixtures: Sendable {
         dir = NSTemporaryDirectory() + "jukebox-fixtures-\(getpid())"
         try? FileManager.default.removeItem(atPath: dir)
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        // Daemons started by tests keep downloads here, not in the machine's
+        // /var/cache/jukebox: a copy kept there by another run, under a URL whose loopback
+        // port this run happens to reuse, is another run's fixture and would play instead.
+        setenv("CACHE_DIRECTORY", path("download-cache"), 1)
         try make()
     }
 
