@@ -14,15 +14,56 @@ import Testing
         a.elapsed = 10
         var b = a
         b.elapsed = 11
-        #expect(IdleSubsystem.changes(from: a, to: b, seconds: 1).isEmpty)  // time passing is no change
+        #expect(IdleSubsystem.changes(from: a.digest, to: b.digest, seconds: 1).isEmpty)  // time passing is no change
         b.elapsed = 40
-        #expect(IdleSubsystem.changes(from: a, to: b, seconds: 1) == [.player])  // a seek
+        #expect(IdleSubsystem.changes(from: a.digest, to: b.digest, seconds: 1) == [.player])  // a seek
         b = a
         b.volume = 20
         b.options.random = true
         b.queueVersion = 7
         b.route = .lost("hw:1")
-        #expect(IdleSubsystem.changes(from: a, to: b, seconds: 0) == [.mixer, .options, .playlist, .output])
+        #expect(IdleSubsystem.changes(from: a.digest, to: b.digest, seconds: 0) == [.mixer, .options, .playlist, .output])
+    }
+
+    /// Idle clients hear of a change from the digest, before the status is built: it must
+    /// come first, and say what the status then says.
+    @Test func theDigestComesFirstAndAgreesWithTheStatus() {
+        final class Heard: @unchecked Sendable {
+            let lock = NSLock()
+            var digests: [StatusDigest] = []
+            var pairs: [(digest: StatusDigest, status: StatusDigest)] = []
+            var unpaired = 0
+        }
+        let heard = Heard()
+        let player = Player(engine: FakeEngine())
+        player.setTracks((0..<4).map { "/music/\($0).flac" })
+        _ = player.status
+        player.observeDigests { digest in heard.lock.withLock { heard.digests.append(digest) } }
+        player.observe { event in
+            guard case .statusChanged(let status) = event else { return }
+            heard.lock.withLock {
+                if let digest = heard.digests.popLast(), heard.digests.isEmpty {
+                    heard.pairs.append((digest, status.digest))
+                } else {
+                    heard.unpaired += 1
+                }
+                heard.digests = []
+            }
+        }
+        let commands: [PlayerCommand] = [.play, .setVolume(40), .setOption(.random(true)), .next, .seek(seconds: 30), .pause,
+                                         .setOption(.repeat(true)), .previous, .stop]
+        for command in commands { player.perform(command) }
+        player.setTracks(["/music/9.flac"])
+        _ = player.status
+        heard.lock.withLock {
+            #expect(heard.unpaired == 0)
+            #expect(heard.pairs.count >= commands.count)
+            for (digest, status) in heard.pairs {
+                var same = digest
+                same.elapsed = status.elapsed  // the clock moves between the two
+                #expect(same == status && abs(digest.elapsed - status.elapsed) < 0.5)
+            }
+        }
     }
 
     @Test func nextPastTheLastTrackIsToldToo() {

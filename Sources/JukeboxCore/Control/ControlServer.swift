@@ -82,10 +82,14 @@ public final class ControlServer: @unchecked Sendable {
         /// The wake pipe is closed: a late player event must not write to a reused number.
         var closed = false
         /// The player's last status and when it came, to tell what a new one changed.
-        var lastStatus: (status: PlayerStatus, at: UInt64)?
+        var last: Heard?
         /// The control thread, once it runs: a change made on it is told to idle clients
         /// at once, not at the next turn of the loop.
         var controlThread: pthread_t?
+    }
+    private struct Heard {
+        var digest: StatusDigest
+        var at: UInt64
     }
     /// The connected clients. Confined to the control thread.
     private var clients: [Int32: ControlConnection] = [:]
@@ -170,12 +174,9 @@ public final class ControlServer: @unchecked Sendable {
             throw .cannotStartThread(error)
         }
         // Changes are told from the state the clients can see now.
-        let now = player.status
-        mail.withLock { $0.lastStatus = (now, MonotonicClock.now()) }
-        observer = player.observe(leading: true) { [weak self] event in
-            guard case .statusChanged(let status) = event else { return }
-            self?.playerChanged(status)
-        }
+        let now = player.status.digest
+        mail.withLock { $0.last = Heard(digest: now, at: MonotonicClock.now()) }
+        observer = player.observeDigests { [weak self] digest in self?.playerChanged(digest) }
         catalogObserver = catalog.observe { [weak self] change in
             self?.announce(change == .published ? [.database] : [.update])
         }
@@ -203,15 +204,15 @@ public final class ControlServer: @unchecked Sendable {
         post { $0.changes.formUnion(subsystems) }
     }
 
-    /// On the player's queue: what this status changed, for idle clients. A change a
+    /// On the player's queue: what a new status changed, for idle clients. A change a
     /// client made (the player's queue then runs on the control thread) is answered
-    /// there and then, before the player's other observers wake their threads.
-    private func playerChanged(_ status: PlayerStatus) {
+    /// there and then, before the status is built for the player's other observers.
+    private func playerChanged(_ digest: StatusDigest) {
         let now = MonotonicClock.now()
         let (changes, onControlThread) = mail.withLock { mail -> (IdleSubsystems, Bool) in
-            let last = mail.lastStatus
-            mail.lastStatus = (status, now)
-            let changes = IdleSubsystem.changes(from: last?.status, to: status, seconds: last.map { Double(now - $0.at) / 1e9 } ?? 0)
+            let last = mail.last
+            mail.last = Heard(digest: digest, at: now)
+            let changes = IdleSubsystem.changes(from: last?.digest, to: digest, seconds: last.map { Double(now - $0.at) / 1e9 } ?? 0)
             return (changes, mail.controlThread.map { pthread_equal($0, pthread_self()) != 0 } ?? false)
         }
         if onControlThread { tellIdleClients(changes) } else { announce(changes) }

@@ -12,7 +12,7 @@ public enum IdleSubsystem: String, CaseIterable, Sendable, Hashable {
 
     /// What changed between two statuses `seconds` apart: a seek shows as elapsed time
     /// that moved otherwise than the clock did.
-    public static func changes(from old: PlayerStatus?, to new: PlayerStatus, seconds: Double) -> IdleSubsystems {
+    public static func changes(from old: StatusDigest?, to new: StatusDigest, seconds: Double) -> IdleSubsystems {
         guard let old else { return [.player, .mixer, .options, .playlist, .output] }
         var changed: IdleSubsystems = []
         if old.volume != new.volume { changed.insert(.mixer) }
@@ -20,7 +20,7 @@ public enum IdleSubsystem: String, CaseIterable, Sendable, Hashable {
         if old.queueVersion != new.queueVersion { changed.insert(.playlist) }
         if old.route != new.route { changed.insert(.output) }
         if old.state != new.state || old.selected != new.selected || old.path != new.path
-            || (old.metadata == nil) != (new.metadata == nil) || new.jumped(from: old, seconds: seconds) {
+            || old.hasMetadata != new.hasMetadata || new.jumped(from: old, seconds: seconds) {
             changed.insert(.player)
         }
         return changed

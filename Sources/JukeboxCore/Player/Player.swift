@@ -102,10 +102,10 @@ public final class Player: @unchecked Sendable {
     private var resumeWhenOutputReturns = false
     private var scanTimer: DispatchSourceTimer?
     private var consecutiveFailures = 0
-    /// In the order they are told: leading ones (the control server, whose idle clients
-    /// wait on a change) first. A list: every change walks it.
+    /// Told of every change before the status is built (the control server, whose idle
+    /// clients wait on a change), then the observers. Lists: every change walks them.
+    private var digestObservers: [(id: Int, handler: @Sendable (StatusDigest) -> Void)] = []
     private var observers: [(id: Int, handler: @Sendable (PlayerEvent) -> Void)] = []
-    private var leadingObserverCount = 0
     private var nextObserver = 0
     private var ticker: DispatchSourceTimer?
     /// Set by `close`: no timer starts again.
@@ -324,27 +324,33 @@ public final class Player: @unchecked Sendable {
     }
 
     /// `handler` hears every event, on the player's queue (the thread of whoever made the
-    /// change). `leading` handlers hear it before the others, which may wake threads.
+    /// change).
     @discardableResult
-    public func observe(leading: Bool = false, _ handler: @escaping @Sendable (PlayerEvent) -> Void) -> Int {
+    public func observe(_ handler: @escaping @Sendable (PlayerEvent) -> Void) -> Int {
         queue.sync {
             nextObserver += 1
-            let entry = (id: nextObserver, handler: handler)
-            if leading {
-                observers.insert(entry, at: leadingObserverCount)
-                leadingObserverCount += 1
-            } else {
-                observers.append(entry)
-            }
+            observers.append((id: nextObserver, handler: handler))
             return nextObserver
         }
     }
 
+    /// `handler` hears the digest of every status change, on the player's queue, before
+    /// the status itself is built and before any observer hears of it: the quickest way
+    /// to learn that something changed, for whoever has a client waiting on it.
+    @discardableResult
+    public func observeDigests(_ handler: @escaping @Sendable (StatusDigest) -> Void) -> Int {
+        queue.sync {
+            nextObserver += 1
+            digestObservers.append((id: nextObserver, handler: handler))
+            return nextObserver
+        }
+    }
+
+    /// Removes an observer of either kind.
     public func removeObserver(_ id: Int) {
         queue.async {
-            guard let index = self.observers.firstIndex(where: { $0.id == id }) else { return }
-            self.observers.remove(at: index)
-            if index < self.leadingObserverCount { self.leadingObserverCount -= 1 }
+            self.observers.removeAll { $0.id == id }
+            self.digestObservers.removeAll { $0.id == id }
         }
     }
 
@@ -848,7 +854,23 @@ public final class Player: @unchecked Sendable {
                               places: places.saved)
     }
 
-    private func makeStatus() -> PlayerStatus {
+    /// The status's digest, from the same state as `makeStatus(snapshot)`.
+    private func makeDigest(_ snapshot: EngineSnapshot) -> StatusDigest {
+        var d = StatusDigest()
+        d.state = state
+        d.selected = playQueue.current.map { QueueSpot(position: $0, id: ids[$0]) }
+        d.path = currentToken != nil ? playQueue.current.flatMap { tracks[safe: $0] } : nil
+        d.hasMetadata = currentToken.flatMap { opened[$0]?.metadata } != nil
+        d.queueVersion = queueVersion
+        d.options = playQueue.options
+        d.volume = volume
+        d.route = snapshot.route
+        d.elapsed = elapsed
+        return d
+    }
+
+    private func makeStatus(_ snapshot: EngineSnapshot? = nil) -> PlayerStatus {
+        let snapshot = snapshot ?? engine.snapshot
         var s = PlayerStatus()
         s.state = state
         s.queueLength = tracks.count
@@ -863,7 +885,6 @@ public final class Player: @unchecked Sendable {
         s.duration = duration
         s.options = playQueue.options
         s.volume = volume
-        let snapshot = engine.snapshot
         s.route = snapshot.route
         s.mixer = snapshot.mixer
         if let stream = snapshot.stream, let path = s.path, NetworkPlayback.isURL(path) {
@@ -884,7 +905,16 @@ public final class Player: @unchecked Sendable {
         }
     }
 
-    private func notify() { emit(.statusChanged(makeStatus())) }
+    /// Tells the digest observers, then everyone the whole status, both from one look at
+    /// the engine.
+    private func notify() {
+        let snapshot = engine.snapshot
+        if !digestObservers.isEmpty {
+            let digest = makeDigest(snapshot)
+            for observer in digestObservers { observer.handler(digest) }
+        }
+        emit(.statusChanged(makeStatus(snapshot)))
+    }
 
     private func emit(_ event: PlayerEvent) {
         for observer in observers { observer.handler(event) }

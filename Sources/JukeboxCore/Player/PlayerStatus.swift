@@ -44,9 +44,7 @@ public struct PlayerStatus: Sendable, Equatable {
     /// Whether the place in the track moved otherwise than the clock did since `before`,
     /// `seconds` earlier: a seek (more than 1.5 s off while playing, 0.5 s otherwise).
     public func jumped(from before: PlayerStatus, seconds: Double) -> Bool {
-        let wasPlaying = before.state == .playing
-        let expected = before.elapsed + (wasPlaying ? seconds : 0)
-        return abs(elapsed - expected) > (wasPlaying ? 1.5 : 0.5)
+        StatusDigest.jumped(from: (before.state, before.elapsed), to: elapsed, seconds: seconds)
     }
 
     public static func clock(_ seconds: Double) -> String {
