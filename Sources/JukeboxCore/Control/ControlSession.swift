@@ -164,7 +164,7 @@ public final class ControlSession {
     private func idle(_ names: [String]) -> Outcome {
         var wanted: IdleSubsystems = []
         for name in names {
-            guard let subsystem = IdleSubsystem(rawValue: name.lowercased()) else {
+            guard let subsystem = IdleSubsystem.named[name.lowercased()] else {
                 return .reply(Self.ack(.init(code: .argument, message: "Unrecognized idle event: \(name.prefix(64))"), index: 0, command: "idle"))
             }
             wanted.insert(subsystem.only)
@@ -237,6 +237,17 @@ public final class ControlSession {
                             "plchangesposid", "previous", "random", "repeat", "rescan", "seekcur", "setvol", "single", "status", "stop",
                             "tagtypes", "update", "volume"] + queueCommands + databaseCommands + searchCommands + pictureCommands + playlistCommands).sorted()
 
+    /// The commands `execute` answers itself (the others are the queue's, the library's,
+    /// searching's and the stored playlists'), found by one hashed lookup: a `switch` over
+    /// their names compared the name with each case in turn, on every command.
+    private enum OwnCommand: String, CaseIterable {
+        case password, ping, outputs, enableoutput, disableoutput, toggleoutput, decoders, urlhandlers, notcommands
+        case clearerror, config, binarylimit, update, rescan, commands, commandlist, play, playid, pause, stop, next
+        case previous, seekcur, getvol, setvol, volume, random, `repeat`, single, tagtypes, status, currentsong
+        case plchanges, plchangesposid, playlistinfo, playlistid
+    }
+    private static let ownCommands = Dictionary(uniqueKeysWithValues: OwnCommand.allCases.map { ($0.rawValue, $0) })
+
     // MARK: Commands
 
     private func execute(_ words: [String]) throws -> String {
@@ -250,15 +261,15 @@ public final class ControlSession {
         guard mayChange || Self.readCommands.contains(name) || !Self.commands.contains(name) else {
             throw MPDProtocol.Ack(code: .permission, message: "you don't have permission for \"\(name)\"")
         }
-        switch name {
-        case "password":
+        switch Self.ownCommands[name] {
+        case .password?:
             try arguments(1...1)
             guard !password.isEmpty, Self.same(args[0], password) else { throw MPDProtocol.Ack(code: .password, message: "incorrect password") }
             mayChange = true
-        case "ping":
+        case .ping?:
             try arguments(0...0)
             return ""
-        case "outputs":
+        case .outputs?:
             // The devices of the route, in priority order; the one playing says so.
             try arguments(0...0)
             let route = player.status.route
@@ -268,7 +279,7 @@ public final class ControlSession {
                 if case .playingOn(let playing) = route, playing == output.device { entry += "attribute: playing=1\n" }
                 return entry
             }.joined()
-        case "enableoutput", "disableoutput", "toggleoutput":
+        case .enableoutput?, .disableoutput?, .toggleoutput?:
             try arguments(1...1)
             let id = try Self.integer(args[0], name)
             do {
@@ -276,29 +287,29 @@ public final class ControlSession {
             } catch {
                 throw MPDProtocol.Ack(code: .noExist, message: "No such audio output")
             }
-        case "decoders":
+        case .decoders?:
             try arguments(0...0)
             return Self.decoders
-        case "urlhandlers":
+        case .urlhandlers?:
             try arguments(0...0)
             return "handler: http://\nhandler: https://\n"
-        case "notcommands":
+        case .notcommands?:
             // What this client may not run until it sends the password.
             try arguments(0...0)
             return mayChange ? "" : Self.commands.filter { !Self.readCommands.contains($0) }.map { "command: \($0)\n" }.joined()
-        case "clearerror":
+        case .clearerror?:
             try arguments(0...0)
             player.perform(.clearError)
-        case "config":
+        case .config?:
             try arguments(0...0)
             guard local else { throw MPDProtocol.Ack(code: .permission, message: "Command only permitted to local clients") }
             return "music_directory: \(MPDProtocol.value(String(library.root.dropLast())))\n"
-        case "binarylimit":
+        case .binarylimit?:
             try arguments(1...1)
             let limit = try Self.integer(args[0], name)
             guard limit >= 64 else { throw MPDProtocol.Ack(code: .argument, message: "Value too small") }
             binaryLimit = min(limit, ControlServer.Limits().maximumCommandListBytes)
-        case "update", "rescan":
+        case .update?, .rescan?:
             // The whole library is checked whatever the name: by folder time, that costs
             // little more than the folder named, and a new folder is found anyway.
             try arguments(0...1)
@@ -307,9 +318,9 @@ public final class ControlSession {
                 throw MPDProtocol.Ack(code: .noExist, message: "No database")
             }
             return "updating_db: \(job)\n"
-        case "commands", "commandlist":
+        case .commands?, .commandlist?:
             return Self.commands.filter { mayChange || Self.readCommands.contains($0) }.map { "command: \($0)\n" }.joined()
-        case "play":
+        case .play?:
             try arguments(0...1)
             if let arg = args.first {
                 let position = try Self.integer(arg, name)
@@ -322,7 +333,7 @@ public final class ControlSession {
             } else {
                 player.perform(.play)
             }
-        case "playid":
+        case .playid?:
             try arguments(0...1)
             guard let arg = args.first else { player.perform(.play); break }
             let id = try Self.integer(arg, name)
@@ -334,38 +345,38 @@ public final class ControlSession {
                 guard status.queueVersion == listing.version else { throw MPDProtocol.Ack(code: .noExist, message: "No such song") }
                 return .playPosition(position)
             }
-        case "pause":
+        case .pause?:
             try arguments(0...1)
             if let arg = args.first {
                 player.perform(try Self.boolean(arg, name) ? .pause : .play)
             } else {
                 player.perform(.toggle)
             }
-        case "stop": try arguments(0...0); player.perform(.stop)
-        case "next": try arguments(0...0); player.perform(.next)
-        case "previous": try arguments(0...0); player.perform(.previous)
-        case "seekcur":
+        case .stop?: try arguments(0...0); player.perform(.stop)
+        case .next?: try arguments(0...0); player.perform(.next)
+        case .previous?: try arguments(0...0); player.perform(.previous)
+        case .seekcur?:
             try arguments(1...1)
             let arg = args[0]
             guard let seconds = Double(arg), seconds.isFinite else {
                 throw MPDProtocol.Ack(code: .argument, message: "Number expected: \(arg)")
             }
             player.perform(arg.hasPrefix("+") || arg.hasPrefix("-") ? .skip(seconds: seconds) : .seek(seconds: seconds))
-        case "getvol":
+        case .getvol?:
             try arguments(0...0)
             return "volume: \(player.status.volume)\n"
-        case "setvol":
+        case .setvol?:
             try arguments(1...1)
             let v = try Self.integer(args[0], name)
             guard (0...100).contains(v) else { throw MPDProtocol.Ack(code: .argument, message: "Invalid volume value") }
             player.perform(.setVolume(v))
-        case "volume":
+        case .volume?:
             try arguments(1...1)
             let delta = try Self.integer(args[0], name)
             guard (-100...100).contains(delta) else { throw MPDProtocol.Ack(code: .argument, message: "Invalid volume value") }
             // Read and set in one step on the player's queue, so a button press in between is kept.
             player.perform { status in .setVolume(status.volume + delta) }
-        case "random", "repeat", "single":
+        case .random?, .`repeat`?, .single?:
             try arguments(1...1)
             let change: PlayOptions.Switch
             switch name {
@@ -379,7 +390,7 @@ public final class ControlSession {
             }
             // Set on the player's queue, each switch on its own.
             player.perform(.setOption(change))
-        case "tagtypes":
+        case .tagtypes?:
             guard let sub = args.first else { return MPDTag.allCases.filter(tags.contains).map { "tagtype: \($0.rawValue)\n" }.joined() }
             switch sub {
             case "all": tags = Set(MPDTag.allCases)
@@ -394,17 +405,17 @@ public final class ControlSession {
             default:
                 throw MPDProtocol.Ack(code: .argument, message: "Unknown sub command")
             }
-        case "status":
+        case .status?:
             try arguments(0...0)
             let status = player.status
             return Self.status(status, bitrate: status.state == .playing || status.state == .paused ? averageBitrate(status) : nil,
                                updating: catalog.updatingJob)
-        case "currentsong":
+        case .currentsong?:
             try arguments(0...0)
             let s = player.status
             guard let spot = s.selected, let path = s.path ?? player.listing.paths[safe: spot.position] else { return "" }
             return song(path: path, spot: spot, tags: tags(of: path, position: spot.position, status: s, catalog: catalog.snapshot))
-        case "plchanges", "plchangesposid":
+        case .plchanges?, .plchangesposid?:
             try arguments(1...2)
             let since = try Self.integer(args[0], name)
             let s = player.status
@@ -416,7 +427,7 @@ public final class ControlSession {
             }
             if name == "plchangesposid" { return positions.map { "cpos: \($0)\nId: \(listing.ids[$0])\n" }.joined() }
             return songs(positions, of: listing, status: s)
-        case "playlistinfo", "playlistid":
+        case .playlistinfo?, .playlistid?:
             try arguments(0...1)
             let s = player.status
             let listing = player.listing
@@ -431,7 +442,7 @@ public final class ControlSession {
                 }
             }
             return songs(range, of: listing, status: s)
-        default:
+        case nil:
             if let reply = try queueCommand(name, args) ?? databaseCommand(name, args) ?? searchCommand(name, args)
                 ?? playlistCommand(name, args) { return reply }
             throw MPDProtocol.Ack(code: .unknown, message: "unknown command \"\(String(name.prefix(64)))\"")

@@ -7,6 +7,10 @@ public enum IdleSubsystem: String, CaseIterable, Sendable, Hashable {
     case storedPlaylist = "stored_playlist"
     case playlist, player, mixer, output, options, partition, sticker, subscription, message, neighbor, mount
 
+    /// Each subsystem by its name: a hashed lookup, where `init(rawValue:)` compares the
+    /// name with every case in turn, on every `idle`.
+    static let named = Dictionary(uniqueKeysWithValues: allCases.map { ($0.rawValue, $0) })
+
     /// This subsystem alone, as a set.
     public var only: IdleSubsystems { IdleSubsystems(rawValue: 1 << UInt16(Self.allCases.firstIndex(of: self)!)) }
 
