@@ -117,7 +117,7 @@ import Testing
         let reference = try Tools.run("flac", ["-s", "-d", "-c", "-F", "--force-raw-format", "--endian=little",
                                                "--sign=signed", path], check: false).stdout
         let ours = try Tools.run(Tools.jukebox, ["decode", path, "-o", "-"]).stdout
-        #expect(ours == reference)
+        expectSame(ours, reference)
     }
 
     @Test func wrongExtensionPlaysByContent() throws {

@@ -77,7 +77,7 @@ extension NetworkPlaybackTests {
         let gap = try leftoverGap(cache, url)
         let before = server.rangeRequests.count
         let again = try HTTPSource(url: url, cache: cache)
-        #expect(try decoded(again) == (try AudioFile.open(Fixtures.shared.path("music16.flac")).readAll()))
+        try expectSame(decoded(again), AudioFile.open(Fixtures.shared.path("music16.flac")).readAll())
         let later = asked(server, after: before)
         #expect(gap >= 80_000 && later.first == "GET /slow/music16.flac 206 bytes=\(gap)-", "\(later)")
         #expect(!later.contains { $0.hasSuffix(" -") || $0.hasSuffix("bytes=0-") }, "nothing again from the start: \(later)")
@@ -112,7 +112,7 @@ extension NetworkPlaybackTests {
         let gap = try leftoverGap(rebooted, url)
         let before = server.rangeRequests.count
         let resumed = try HTTPSource(url: url, cache: rebooted)
-        #expect(try decoded(resumed) == (try AudioFile.open(Fixtures.shared.path("music16.flac")).readAll()))
+        try expectSame(decoded(resumed), AudioFile.open(Fixtures.shared.path("music16.flac")).readAll())
         let later = asked(server, after: before)
         #expect(gap > 0 && later.first?.hasPrefix("GET /slow/music16.flac 206 bytes=\(gap)-") == true, "\(later)")
         #expect(!later.contains { $0.hasSuffix(" -") || $0.hasSuffix("bytes=0-") }, "\(later)")
@@ -189,7 +189,7 @@ extension NetworkPlaybackTests {
         try Data(bytes).write(to: URL(fileURLWithPath: "\(folder)/\(name)"))
         try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(3600)], ofItemAtPath: "\(folder)/\(name)")
         let source = try HTTPSource(url: url, cache: cache)
-        #expect(try source.read(at: 0, count: bytes.count) == bytes)
+        try expectSame(source.read(at: 0, count: bytes.count), bytes)
         expectExactCopy(cache, url, of: "\(folder)/\(name)")
     }
 

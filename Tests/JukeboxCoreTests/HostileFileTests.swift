@@ -115,8 +115,8 @@ import Testing
             }, "decoding \(path)")
             #expect(failure == nil)
             #expect(landed == target)
-            #expect(Data(decoded) == reference)
-            #expect(Data(tail) == reference.suffix(1000 * 4))
+            expectSame(decoded, reference)
+            expectSame(tail, reference.suffix(1000 * 4))
         }
     }
 

@@ -124,7 +124,7 @@ final class PluggableOutput: AudioOutput, @unchecked Sendable {
         let fade = 221 * 4, period = 441 * 4
         let resumeAt = before.count - 2 * period
         let after = dac.data.suffix(from: before.count)
-        #expect(after.dropFirst(fade).prefix(reference.count - resumeAt - fade) == reference.dropFirst(resumeAt + fade))
+        expectSame(after.dropFirst(fade).prefix(reference.count - resumeAt - fade), reference.dropFirst(resumeAt + fade))
     }
 
     /// The player reacts to the loss at once (its status says paused): the engine's
@@ -168,7 +168,7 @@ final class PluggableOutput: AudioOutput, @unchecked Sendable {
         // All of it from the start, but for the fade-in of the resume.
         let reference = try Fixtures.shared.flacReference("music16.flac")
         let fade = 221 * 4
-        #expect(dac.data.dropFirst(fade).prefix(reference.count - fade) == reference.dropFirst(fade))
+        expectSame(dac.data.dropFirst(fade).prefix(reference.count - fade), reference.dropFirst(fade))
     }
 
     @Test func aBusyDeviceIsReportedAsSuchAndTriedAgain() throws {
