@@ -871,7 +871,7 @@ public final class Player: @unchecked Sendable {
 
     private func makeStatus(_ snapshot: EngineSnapshot? = nil) -> PlayerStatus {
         let snapshot = snapshot ?? engine.snapshot
-        var s = PlayerStatus()
+        var s = PlayerStatus.Fields()
         s.state = state
         s.queueLength = tracks.count
         s.queuePosition = currentToken != nil ? playQueue.current : nil
@@ -893,7 +893,7 @@ public final class Player: @unchecked Sendable {
             s.buffering = state == .playing && stream.waiting && snapshot.queuedFrames == 0
         }
         s.lastError = lostOutput.map(Self.lossReason) ?? lastError ?? snapshot.error.map { "\($0)" }
-        return s
+        return PlayerStatus(s)
     }
 
     /// What the status says while waiting for a device.

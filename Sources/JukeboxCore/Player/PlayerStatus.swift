@@ -4,47 +4,75 @@ public enum PlayerState: String, Sendable, Codable {
 }
 
 /// What observers (the screen, state saving, the control socket) are told.
-public struct PlayerStatus: Sendable, Equatable {
-    public var state: PlayerState = .stopped
-    /// The current track's place in the queue, and its file.
-    public var queuePosition: Int?
-    public var queueLength = 0
-    /// The queue's current entry, also while stopped (where `play` starts: MPD's `song`),
-    /// and the one due after it (`nextsong`).
-    public var selected: QueueSpot?
-    public var upcoming: QueueSpot?
-    /// Moves on with every change to the queue (MPD's `playlist`).
-    public var queueVersion = 1
-    public var path: String?
-    public var metadata: TrackMetadata?
-    public var info: StreamInfo?
-    public var elapsed: Double = 0
-    public var duration: Double = 0
-    /// A network track: seconds of it downloaded ahead of what is heard (nil for a file).
-    public var bufferedSeconds: Double?
-    /// Playing, but the audio ran out while the network is behind: it goes on by itself
-    /// when the bytes arrive.
-    public var buffering = false
-    /// Repeat, random, single and consume.
-    public var options = PlayOptions()
+///
+/// Copies share one set of fields until one of them is changed: the player hands every
+/// status to several observers, and copying eighteen fields (titles, paths, stream
+/// details) for each was most of what telling them cost. Sendable: the shared fields are
+/// changed only through a copy that holds them alone.
+@dynamicMemberLookup
+public struct PlayerStatus: @unchecked Sendable, Equatable {
+    public struct Fields: Sendable, Equatable {
+        public var state: PlayerState = .stopped
+        /// The current track's place in the queue, and its file.
+        public var queuePosition: Int?
+        public var queueLength = 0
+        /// The queue's current entry, also while stopped (where `play` starts: MPD's `song`),
+        /// and the one due after it (`nextsong`).
+        public var selected: QueueSpot?
+        public var upcoming: QueueSpot?
+        /// Moves on with every change to the queue (MPD's `playlist`).
+        public var queueVersion = 1
+        public var path: String?
+        public var metadata: TrackMetadata?
+        public var info: StreamInfo?
+        public var elapsed: Double = 0
+        public var duration: Double = 0
+        /// A network track: seconds of it downloaded ahead of what is heard (nil for a file).
+        public var bufferedSeconds: Double?
+        /// Playing, but the audio ran out while the network is behind: it goes on by itself
+        /// when the bytes arrive.
+        public var buffering = false
+        /// Repeat, random, single and consume.
+        public var options = PlayOptions()
+        public var volume = 100
+        /// Where the audio goes: playing on a device, waiting for one, or lost.
+        public var route = RouteState.idle
+        /// Where volume is applied: "software", or the card's control and its range.
+        public var mixer = "software"
+        public var lastError: String?
+    }
+
+    private final class Storage: ManagedBuffer<Fields, Void> {}
+    private var storage: Storage
+
+    public init() { self.init(Fields()) }
+
+    public init(_ fields: Fields) {
+        storage = unsafeDowncast(Storage.create(minimumCapacity: 0) { _ in fields }, to: Storage.self)
+    }
+
+    public subscript<Value>(dynamicMember field: WritableKeyPath<Fields, Value>) -> Value {
+        get { storage.header[keyPath: field] }
+        set {
+            if !isKnownUniquelyReferenced(&storage) { self = PlayerStatus(storage.header) }
+            storage.header[keyPath: field] = newValue
+        }
+    }
+
+    public static func == (a: PlayerStatus, b: PlayerStatus) -> Bool { a.storage === b.storage || a.storage.header == b.storage.header }
+
     /// The mode the options amount to; setting one sets repeat, random and single.
     public var mode: PlayMode {
-        get { options.mode }
-        set { options = PlayOptions(mode: newValue, consume: options.consume) }
+        get { self.options.mode }
+        set { self.options = PlayOptions(mode: newValue, consume: self.options.consume) }
     }
-    public var volume = 100
-    /// Where the audio goes: playing on a device, waiting for one, or lost.
-    public var route = RouteState.idle
-    /// Where volume is applied: "software", or the card's control and its range.
-    public var mixer = "software"
-    public var lastError: String?
 
-    public var progress: Double { duration > 0 ? min(1, max(0, elapsed / duration)) : 0 }
+    public var progress: Double { self.duration > 0 ? min(1, max(0, self.elapsed / self.duration)) : 0 }
 
     /// Whether the place in the track moved otherwise than the clock did since `before`,
     /// `seconds` earlier: a seek (more than 1.5 s off while playing, 0.5 s otherwise).
     public func jumped(from before: PlayerStatus, seconds: Double) -> Bool {
-        StatusDigest.jumped(from: (before.state, before.elapsed), to: elapsed, seconds: seconds)
+        StatusDigest.jumped(from: (before.state, before.elapsed), to: self.elapsed, seconds: seconds)
     }
 
     public static func clock(_ seconds: Double) -> String {

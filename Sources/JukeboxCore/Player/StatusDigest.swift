@@ -31,15 +31,15 @@ extension PlayerStatus {
     /// This status's digest: what the player hands idle clients for it.
     public var digest: StatusDigest {
         var d = StatusDigest()
-        d.state = state
-        d.selected = selected
-        d.path = path
-        d.hasMetadata = metadata != nil
-        d.queueVersion = queueVersion
-        d.options = options
-        d.volume = volume
-        d.route = route
-        d.elapsed = elapsed
+        d.state = self.state
+        d.selected = self.selected
+        d.path = self.path
+        d.hasMetadata = self.metadata != nil
+        d.queueVersion = self.queueVersion
+        d.options = self.options
+        d.volume = self.volume
+        d.route = self.route
+        d.elapsed = self.elapsed
         return d
     }
 }
