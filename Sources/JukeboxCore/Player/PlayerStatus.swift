@@ -52,10 +52,11 @@ public struct PlayerStatus: @unchecked Sendable, Equatable {
     }
 
     public subscript<Value>(dynamicMember field: WritableKeyPath<Fields, Value>) -> Value {
-        get { storage.header[keyPath: field] }
+        // Through the pointer: `header` itself is checked for exclusive access at run time.
+        get { storage.withUnsafeMutablePointerToHeader { $0.pointee[keyPath: field] } }
         set {
             if !isKnownUniquelyReferenced(&storage) { self = PlayerStatus(storage.header) }
-            storage.header[keyPath: field] = newValue
+            storage.withUnsafeMutablePointerToHeader { $0.pointee[keyPath: field] = newValue }
         }
     }
 
