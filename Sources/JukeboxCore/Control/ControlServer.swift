@@ -81,7 +81,7 @@ public final class ControlServer: @unchecked Sendable {
         var stop = false
         /// The wake pipe is closed: a late player event must not write to a reused number.
         var closed = false
-        /// The player's last status and when it came, to tell what a new one changed.
+        /// The player's last digest and when it came, to tell what a new one changed.
         var last: Heard?
         /// The control thread, once it runs: a change made on it is told to idle clients
         /// at once, not at the next turn of the loop.

@@ -327,11 +327,7 @@ public final class Player: @unchecked Sendable {
     /// change).
     @discardableResult
     public func observe(_ handler: @escaping @Sendable (PlayerEvent) -> Void) -> Int {
-        queue.sync {
-            nextObserver += 1
-            observers.append((id: nextObserver, handler: handler))
-            return nextObserver
-        }
+        register { observers.append((id: $0, handler: handler)) }
     }
 
     /// `handler` hears the digest of every status change, on the player's queue, before
@@ -339,9 +335,14 @@ public final class Player: @unchecked Sendable {
     /// to learn that something changed, for whoever has a client waiting on it.
     @discardableResult
     public func observeDigests(_ handler: @escaping @Sendable (StatusDigest) -> Void) -> Int {
+        register { digestObservers.append((id: $0, handler: handler)) }
+    }
+
+    /// Gives an observer the next id, on the player's queue, and `file`s it under it.
+    private func register(_ file: (Int) -> Void) -> Int {
         queue.sync {
             nextObserver += 1
-            digestObservers.append((id: nextObserver, handler: handler))
+            file(nextObserver)
             return nextObserver
         }
     }

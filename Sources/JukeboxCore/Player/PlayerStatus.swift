@@ -60,7 +60,10 @@ public struct PlayerStatus: @unchecked Sendable, Equatable {
         }
     }
 
-    public static func == (a: PlayerStatus, b: PlayerStatus) -> Bool { a.storage === b.storage || a.storage.header == b.storage.header }
+    public static func == (a: PlayerStatus, b: PlayerStatus) -> Bool {
+        a.storage === b.storage
+            || a.storage.withUnsafeMutablePointerToHeader { x in b.storage.withUnsafeMutablePointerToHeader { y in x.pointee == y.pointee } }
+    }
 
     /// The mode the options amount to; setting one sets repeat, random and single.
     public var mode: PlayMode {
