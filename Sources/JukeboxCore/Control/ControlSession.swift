@@ -109,7 +109,7 @@ public final class ControlSession {
     }
 
     public func handle(line rawLine: String) -> Outcome {
-        let line = rawLine.hasSuffix("\r") ? String(rawLine.dropLast()) : rawLine
+        let line = rawLine.utf8.last == UInt8(ascii: "\r") ? String(rawLine.dropLast()) : rawLine
         if idleFor != nil {
             // In idle only noidle is taken, as in MPD; anything else ends the connection.
             guard line.trimmingSpaces == "noidle" else {
@@ -138,13 +138,13 @@ public final class ControlSession {
         do {
             let words = try MPDProtocol.words(line)
             let alone = words.count == 1
-            switch words.first {
-            case "idle": return idle(Array(words.dropFirst()))
-            case "command_list_begin" where alone: list = []; listBytes = 0; listOK = false; return .none
-            case "command_list_ok_begin" where alone: list = []; listBytes = 0; listOK = true; return .none
-            case "close" where alone: return .close
-            case "noidle" where alone: return .none  // not idle: nothing to end, and MPD sends nothing
-            case "albumart", "readpicture":
+            switch words.first.flatMap({ Self.sessionCommands[$0] }) {
+            case .idle?: return idle(Array(words.dropFirst()))
+            case .listBegin? where alone: list = []; listBytes = 0; listOK = false; return .none
+            case .listOKBegin? where alone: list = []; listBytes = 0; listOK = true; return .none
+            case .close? where alone: return .close
+            case .noidle? where alone: return .none  // not idle: nothing to end, and MPD sends nothing
+            case .albumart?, .readpicture?:
                 // Pictures answer in binary, so outside command lists only (as clients send them).
                 if let bytes = try pictureReply(words) { return .replyBytes(bytes) }
             default: break
@@ -247,6 +247,14 @@ public final class ControlSession {
         case plchanges, plchangesposid, playlistinfo, playlistid
     }
     private static let ownCommands = Dictionary(uniqueKeysWithValues: OwnCommand.allCases.map { ($0.rawValue, $0) })
+
+    /// The commands about the connection itself, taken before `execute` (and outside
+    /// command lists), found the same way: every line is looked up here first.
+    private enum SessionCommand: String, CaseIterable {
+        case idle, close, noidle, albumart, readpicture
+        case listBegin = "command_list_begin", listOKBegin = "command_list_ok_begin"
+    }
+    private static let sessionCommands = Dictionary(uniqueKeysWithValues: SessionCommand.allCases.map { ($0.rawValue, $0) })
 
     // MARK: Commands
 
@@ -456,9 +464,10 @@ public final class ControlSession {
     }
 
     static func boolean(_ text: String, _ command: String) throws -> Bool {
-        switch text {
-        case "0": return false
-        case "1": return true
+        // By its one byte: a `switch` over strings compares them in the standard library.
+        switch text.utf8.count == 1 ? text.utf8.first : nil {
+        case UInt8(ascii: "0")?: return false
+        case UInt8(ascii: "1")?: return true
         default: throw MPDProtocol.Ack(code: .argument, message: "Boolean (0/1) expected: \(text.prefix(64))")
         }
     }

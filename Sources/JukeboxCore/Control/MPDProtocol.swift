@@ -27,6 +27,7 @@ public enum MPDProtocol {
         var line = line
         return try line.withUTF8 { bytes in
             var words: [String] = []
+            words.reserveCapacity(4)  // most commands: growing from empty reallocated twice
             var i = 0
             while i < bytes.count {
                 if isBlank(bytes[i]) { i += 1; continue }

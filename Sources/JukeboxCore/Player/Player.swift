@@ -104,8 +104,19 @@ public final class Player: @unchecked Sendable {
     private var consecutiveFailures = 0
     /// Told of every change before the status is built (the control server, whose idle
     /// clients wait on a change), then the observers. Lists: every change walks them.
-    private var digestObservers: [(id: Int, handler: @Sendable (StatusDigest) -> Void)] = []
-    private var observers: [(id: Int, handler: @Sendable (PlayerEvent) -> Void)] = []
+    private var digestObservers: [DigestObserver] = []
+    private var observers: [EventObserver] = []
+    /// Named structs, not tuples: a closure in a tuple that is an array's element is kept
+    /// in its most general form, and each call went through a thunk that copied the
+    /// digest or event into memory first.
+    private struct DigestObserver {
+        let id: Int
+        let handler: @Sendable (StatusDigest) -> Void
+    }
+    private struct EventObserver {
+        let id: Int
+        let handler: @Sendable (PlayerEvent) -> Void
+    }
     private var nextObserver = 0
     private var ticker: DispatchSourceTimer?
     /// Set by `close`: no timer starts again.
@@ -327,7 +338,7 @@ public final class Player: @unchecked Sendable {
     /// change).
     @discardableResult
     public func observe(_ handler: @escaping @Sendable (PlayerEvent) -> Void) -> Int {
-        register { observers.append((id: $0, handler: handler)) }
+        register { observers.append(EventObserver(id: $0, handler: handler)) }
     }
 
     /// `handler` hears the digest of every status change, on the player's queue, before
@@ -335,7 +346,7 @@ public final class Player: @unchecked Sendable {
     /// to learn that something changed, for whoever has a client waiting on it.
     @discardableResult
     public func observeDigests(_ handler: @escaping @Sendable (StatusDigest) -> Void) -> Int {
-        register { digestObservers.append((id: $0, handler: handler)) }
+        register { digestObservers.append(DigestObserver(id: $0, handler: handler)) }
     }
 
     /// Gives an observer the next id, on the player's queue, and `file`s it under it.
