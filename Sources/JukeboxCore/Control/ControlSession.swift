@@ -384,20 +384,19 @@ public final class ControlSession {
             guard (-100...100).contains(delta) else { throw MPDProtocol.Ack(code: .argument, message: "Invalid volume value") }
             // Read and set in one step on the player's queue, so a button press in between is kept.
             player.perform { status in .setVolume(status.volume + delta) }
-        case .random?, .`repeat`?, .single?:
+        // Each switch set on its own, on the player's queue.
+        case .single?:
             try arguments(1...1)
-            let change: PlayOptions.Switch
-            switch name {
-            case "single":
-                guard let single = MPDProtocol.single(args[0]) else {
-                    throw MPDProtocol.Ack(code: .argument, message: "Boolean (0/1) or \"oneshot\" expected: \(args[0].prefix(64))")
-                }
-                change = .single(single)
-            case "random": change = .random(try Self.boolean(args[0], name))
-            default: change = .repeat(try Self.boolean(args[0], name))
+            guard let single = MPDProtocol.single(args[0]) else {
+                throw MPDProtocol.Ack(code: .argument, message: "Boolean (0/1) or \"oneshot\" expected: \(args[0].prefix(64))")
             }
-            // Set on the player's queue, each switch on its own.
-            player.perform(.setOption(change))
+            player.perform(.setOption(.single(single)))
+        case .random?:
+            try arguments(1...1)
+            player.perform(.setOption(.random(try Self.boolean(args[0], name))))
+        case .`repeat`?:
+            try arguments(1...1)
+            player.perform(.setOption(.repeat(try Self.boolean(args[0], name))))
         case .tagtypes?:
             guard let sub = args.first else { return MPDTag.allCases.filter(tags.contains).map { "tagtype: \($0.rawValue)\n" }.joined() }
             switch sub {

@@ -147,7 +147,7 @@ public final class Player: @unchecked Sendable {
     /// afterwards (the control socket's `OK`, a `status`) describes its effect. The audible
     /// change follows on the engine's threads. Never call it from the player's queue.
     public func perform(_ command: PlayerCommand) {
-        dispatchPrecondition(condition: .notOnQueue(queue))
+        checkNotOnQueue()
         queue.sync { handle(command) }  // no status to decide on: none is made
     }
 
@@ -155,7 +155,7 @@ public final class Player: @unchecked Sendable {
     /// so a relative change (volume +5, random on) cannot lose a press made in between.
     /// A nil command does nothing; an error thrown by `decide` is rethrown.
     public func perform<Failure: Error>(_ decide: (PlayerStatus) throws(Failure) -> PlayerCommand?) throws(Failure) {
-        dispatchPrecondition(condition: .notOnQueue(queue))
+        checkNotOnQueue()
         // The plain sync: the throwing one wraps the work in two more closures, on the
         // path of every change a client makes.
         var failure: Failure?
@@ -167,6 +167,15 @@ public final class Player: @unchecked Sendable {
             }
         }
         if let failure { throw failure }
+    }
+
+    /// A `sync` onto the queue from the queue itself would deadlock; libdispatch traps it
+    /// in every build (`__DISPATCH_WAIT_FOR_QUEUE__`), so only debug builds spend a check
+    /// that names the mistake on every command a client sends.
+    private func checkNotOnQueue() {
+        #if DEBUG
+        dispatchPrecondition(condition: .notOnQueue(queue))
+        #endif
     }
 
     /// Engine events arrive here from the engine's threads.
