@@ -268,6 +268,96 @@ private let ms: UInt64 = 1_000_000
         #expect(actions.map(\.command) == Array(repeating: .volumeStep(1), count: 8))
     }
 
+    /// Lines as a test sets them, read at the time it sets.
+    final class SimulatedLines: @unchecked Sendable {
+        var levels = EncoderUnit.Levels(a: false, b: false, button: false)
+        var at: UInt64 = 0
+
+        func set(a: Bool, b: Bool, at: UInt64) {
+            levels = .init(a: a, b: b, button: false)
+            self.at = at
+        }
+    }
+
+    func unit(perDetent: Int, reading lines: SimulatedLines) -> EncoderUnit {
+        let unit = EncoderUnit(encoderConfig(perDetent: perDetent))
+        unit.readLines = { EncoderUnit.Reading(levels: lines.levels, at: lines.at) }
+        return unit
+    }
+
+    @Test func anEdgeReadBeforeAnOlderOneOfTheOtherLineWaitsForIt() {
+        // B rose, then A: a detent back. A's event is read first, while B's is on its way.
+        let lines = SimulatedLines()
+        let unit = unit(perDetent: 2, reading: lines)
+        lines.set(a: true, b: true, at: 11 * ms)
+        var actions = unit.edge(.a, active: true, at: 10 * ms)
+        actions += unit.advance(to: 12 * ms)
+        #expect(actions.isEmpty)
+        #expect(unit.deadline == 10 * ms + EncoderUnit.longestWait)
+        actions += unit.edge(.b, active: true, at: 5 * ms)
+        actions += unit.advance(to: 13 * ms)
+        #expect(actions.map(\.command) == [.volumeStep(-1)])
+        #expect(actions.map(\.edgeAt) == [10 * ms])
+    }
+
+    @Test func edgesThatAgreeWithTheLinesGoAtOnce() {
+        let lines = SimulatedLines()
+        let unit = unit(perDetent: 2, reading: lines)
+        lines.set(a: true, b: false, at: 1 * ms)
+        #expect(unit.edge(.a, active: true, at: 1 * ms).isEmpty)
+        lines.set(a: true, b: true, at: 2 * ms)
+        #expect(unit.edge(.b, active: true, at: 2 * ms).map(\.command) == [.volumeStep(1)])
+        #expect(unit.deadline == nil)
+    }
+
+    @Test func aMoveWhoseEventNeverComesStandsAsSeen() {
+        let lines = SimulatedLines()
+        let unit = unit(perDetent: 2, reading: lines)
+        // B rose and its event was lost; A's comes and waits for it.
+        lines.set(a: true, b: true, at: 2 * ms)
+        #expect(unit.edge(.a, active: true, at: 1 * ms).isEmpty)
+        #expect(unit.advance(to: 50 * ms).isEmpty)
+        // B taken as risen when it was seen, after A: a detent forward.
+        let actions = unit.advance(to: 1 * ms + EncoderUnit.longestWait)
+        #expect(actions.map(\.command) == [.volumeStep(1)])
+        #expect(actions.map(\.edgeAt) == [2 * ms])
+    }
+
+    @Test func aBouncesLostReturnIsPutBackWhenTheLineMovesAgain() {
+        // Clockwise, 2 per click. A rises, bounces down and up; the kernel drops the edge
+        // back up, so A's events end on "down" while A is up.
+        let lines = SimulatedLines()
+        let unit = unit(perDetent: 2, reading: lines)
+        lines.set(a: true, b: false, at: 1_100_000)
+        var actions = unit.edge(.a, active: true, at: 1 * ms)
+        lines.set(a: true, b: false, at: 2_500_000)
+        actions += unit.edge(.a, active: false, at: 2 * ms)  // read: A is up, seen at 2.5 ms
+        // B rises at 6 ms; by the time its event is read A has fallen again (at 8 ms).
+        lines.set(a: false, b: true, at: 9 * ms)
+        actions += unit.edge(.b, active: true, at: 6 * ms)
+        #expect(actions.isEmpty)
+        // A's fall at 8 ms is later than the sighting: the rise seen at 2.5 ms was real.
+        actions += unit.edge(.a, active: false, at: 8 * ms)
+        #expect(actions.map(\.command) == [.volumeStep(1)])
+        lines.set(a: false, b: false, at: 13 * ms)
+        #expect(unit.edge(.b, active: false, at: 12 * ms).map(\.command) == [.volumeStep(1)])
+    }
+
+    @Test func aLateBounceOfTheOtherLineIsDropped() {
+        // B flickered up and down before A rose; its two events come after A's was applied.
+        let lines = SimulatedLines()
+        let unit = unit(perDetent: 2, reading: lines)
+        lines.set(a: true, b: false, at: 11 * ms)
+        var actions = unit.edge(.a, active: true, at: 10 * ms)
+        actions += unit.edge(.b, active: true, at: 4 * ms)
+        actions += unit.edge(.b, active: false, at: 5 * ms)
+        actions += unit.advance(to: 20 * ms)
+        #expect(actions.isEmpty)
+        // The decoder still stands where A left it: B rising completes the detent.
+        lines.set(a: true, b: true, at: 31 * ms)
+        #expect(unit.edge(.b, active: true, at: 30 * ms).map(\.command) == [.volumeStep(1)])
+    }
+
     @Test func turningWhilePressedDoesTheSecondActionAndNotThePress() {
         let unit = EncoderUnit(encoderConfig(pressed: .seek(seconds: 5)))
         var actions = unit.edge(.button, active: true, at: 0)

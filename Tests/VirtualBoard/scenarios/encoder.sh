@@ -55,10 +55,11 @@ turn 12 13 40 cw; check "2 per click, 20 clockwise" 60 || return
 turn 12 13 20 ccw; check "2 per click, 10 back" 50 || return
 turn 14 15 20 cw; check "1 per click, 20 clockwise" 70 || return
 turn 14 15 10 ccw; check "1 per click, 10 back" 60 || return
-# With 2 and 4 transitions per click only complete sequences count, so no bounce ever made
-# a step, whatever the guest's timing. With 1 per click the debounce (2 ms) keeps bounce
-# out when it is that short; a guest stall can stretch it into a step back and forth,
-# which leaves the volume (checked above) exact.
+# With 2 and 4 transitions per click only complete sequences count, so no bounce makes a
+# step; the unit reads the lines at each edge, so an edge the guest's kernel delivers late
+# (each line has its own irq thread) is put back in its place. With 1 per click the
+# debounce (2 ms) keeps bounce out when it is that short; a guest stall can stretch it
+# into a step back and forth, which leaves the volume (checked above) exact.
 up=$(actions | grep -v '"one"' | grep -c 'turn+'); down=$(actions | grep -v '"one"' | grep -c 'turn-')
 echo "4 and 2 per click: $up steps up, $down down"
 [ "$up" -eq 40 ] && [ "$down" -eq 20 ] || { fail "expected 40 steps up and 20 down from the 4 and 2 per click encoders, not $up and $down"; return; }

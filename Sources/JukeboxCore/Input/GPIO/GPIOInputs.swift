@@ -12,14 +12,15 @@ final class GPIOInputs: InputHardware {
     private final class Binding {
         let user: String
         let lines: [(line: InputConfig.Line, role: String)]
-        let makeUnit: (_ levels: [Bool], _ now: UInt64) -> (InputUnit, [InputAction], (Int) -> Role)
+        /// The unit for the requested lines, their levels when requested, and the time.
+        let makeUnit: (_ lines: [GPIOLineEvents], _ levels: [Bool], _ now: UInt64) -> (InputUnit, [InputAction], (Int) -> Role)
         var requested: [GPIOLineEvents] = []
         var roles: [Int32: Role] = [:]
         var unit: InputUnit?
         var failed = false
 
         init(user: String, lines: [(InputConfig.Line, String)],
-             makeUnit: @escaping ([Bool], UInt64) -> (InputUnit, [InputAction], (Int) -> Role)) {
+             makeUnit: @escaping ([GPIOLineEvents], [Bool], UInt64) -> (InputUnit, [InputAction], (Int) -> Role)) {
             self.user = user
             self.lines = lines
             self.makeUnit = makeUnit
@@ -38,7 +39,7 @@ final class GPIOInputs: InputHardware {
         self.logger = logger
         for button in config.buttons {
             let source = "button \"\(button.name)\""
-            bindings.append(Binding(user: source, lines: [(button.line, "")]) { levels, _ in
+            bindings.append(Binding(user: source, lines: [(button.line, "")]) { _, levels, _ in
                 let unit = ButtonUnit(source: source, debounceMilliseconds: button.debounceMilliseconds,
                                       gestures: button.gestures, initiallyActive: levels[0])
                 return (unit, [], { _ in .button(unit) })
@@ -47,15 +48,20 @@ final class GPIOInputs: InputHardware {
         for encoder in config.encoders {
             var lines = [(encoder.a, " (line a)"), (encoder.b, " (line b)")]
             if let push = encoder.button { lines.append((push, " (its button)")) }
-            bindings.append(Binding(user: "encoder \"\(encoder.name)\"", lines: lines) { levels, _ in
+            bindings.append(Binding(user: "encoder \"\(encoder.name)\"", lines: lines) { lines, levels, _ in
                 let unit = EncoderUnit(encoder, a: levels[0], b: levels[1], button: levels.count > 2 && levels[2])
+                unit.readLines = {
+                    guard let now = try? lines.map({ try $0.read() }) else { return nil }
+                    // Timed after reading: an edge stamped later came after the read.
+                    return EncoderUnit.Reading(levels: .init(a: now[0], b: now[1], button: now.count > 2 && now[2]), at: MonotonicClock.now())
+                }
                 let roles: [EncoderUnit.Line] = [.a, .b, .button]
                 return (unit, [], { .encoder(unit, roles[$0]) })
             })
         }
         for input in config.interruptions {
             let source = "interruption input \"\(input.name)\""
-            bindings.append(Binding(user: source, lines: [(input.line, "")]) { levels, now in
+            bindings.append(Binding(user: source, lines: [(input.line, "")]) { _, levels, now in
                 let unit = InterruptionUnit(source: source, debounceMilliseconds: input.debounceMilliseconds)
                 return (unit, unit.start(active: levels[0], at: now), { _ in .interruption(unit) })
             })
@@ -99,7 +105,7 @@ final class GPIOInputs: InputHardware {
                 return []
             }
         }
-        let (unit, actions, role) = binding.makeUnit(levels, now)
+        let (unit, actions, role) = binding.makeUnit(requested, levels, now)
         binding.unit = unit
         binding.requested = requested
         for (i, events) in requested.enumerated() {

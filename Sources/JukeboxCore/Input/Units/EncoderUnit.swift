@@ -1,7 +1,49 @@
 /// A rotary encoder on two GPIO lines, with an optional push switch. Turning while the
 /// switch is held does the encoder's second action, and the press itself then does nothing.
+///
+/// The kernel's edge events are not the whole story on a loaded board. Each line's events
+/// come through its own kernel thread, so one line's edge can be read after a later edge
+/// of the other, which the decoder would take for a turn the other way; and an edge that
+/// comes while the kernel is still handling the one before on that line is dropped. So
+/// at each edge the unit also reads the lines. A line that reads otherwise than its events
+/// said is a sighting: its edge is still on its way, or was lost. The edges wait until
+/// the line's next event tells which (at most `longestWait`), a lost one is put in at the
+/// time it was seen, and all are applied in kernel-timestamp order.
 final class EncoderUnit: InputUnit {
     enum Line { case a, b, button }
+
+    /// The three lines' levels; `button` is false for an encoder without one.
+    struct Levels: Equatable {
+        var a: Bool
+        var b: Bool
+        var button: Bool
+
+        subscript(line: Line) -> Bool {
+            get {
+                switch line {
+                case .a: a
+                case .b: b
+                case .button: button
+                }
+            }
+            set {
+                switch line {
+                case .a: a = newValue
+                case .b: b = newValue
+                case .button: button = newValue
+                }
+            }
+        }
+    }
+
+    /// The lines as read, and when (CLOCK_MONOTONIC ns, the clock of the edges).
+    struct Reading {
+        var levels: Levels
+        var at: UInt64
+    }
+
+    /// How long edges wait for a line seen to move. Past it, the move stands as seen.
+    static let longestWait: UInt64 = 100_000_000
 
     private let source: String
     private var a: Debouncer
@@ -12,6 +54,19 @@ final class EncoderUnit: InputUnit {
     private let pressedAction: StepAction?
     private var button: Debouncer?
     private var press: PressLogic
+    /// Edges arrived and not yet applied, oldest first.
+    private var held: [(line: Line, active: Bool, at: UInt64)] = []
+    /// Each line's level as its latest event gave it.
+    private var heard: Levels
+    /// Lines read at a level their events had not given, and when.
+    private var sightings: [Line: (active: Bool, at: UInt64)] = [:]
+    /// The kernel time of the last edge applied.
+    private var appliedUpTo: UInt64 = 0
+    /// Reads the lines now; set by whoever holds them. Without it (or when it fails) edges
+    /// are applied as they arrive.
+    var readLines: (() -> Reading?)?
+
+    private static let lines: [Line] = [.a, .b, .button]
 
     init(_ config: InputConfig.Encoder, a levelA: Bool = false, b levelB: Bool = false, button pressed: Bool = false) {
         source = "encoder \"\(config.name)\""
@@ -22,6 +77,7 @@ final class EncoderUnit: InputUnit {
         acceleration = config.acceleration
         action = config.action
         pressedAction = config.pressedAction
+        heard = Levels(a: levelA, b: levelB, button: pressed)
         if config.button != nil {
             button = Debouncer(windowNanoseconds: UInt64(config.buttonDebounceMilliseconds) * 1_000_000, initial: pressed)
         }
@@ -31,20 +87,85 @@ final class EncoderUnit: InputUnit {
     }
 
     var deadline: UInt64? {
-        [a.deadline, b.deadline, button?.deadline, button?.pendingSince == nil ? press.gestures.deadline : nil].compactMap { $0 }.min()
+        [a.deadline, b.deadline, button?.deadline, button?.pendingSince == nil ? press.gestures.deadline : nil,
+         waitingSince.map { $0 + Self.longestWait }].compactMap { $0 }.min()
     }
 
     func edge(_ line: Line, active: Bool, at: UInt64) -> [InputAction] {
-        var actions = advance(to: at)
-        switch line {
-        case .a: if let change = a.edge(active: active, at: at) { actions += turned(change.at) }
-        case .b: if let change = b.edge(active: active, at: at) { actions += turned(change.at) }
-        case .button: if let change = button?.edge(active: active, at: at) { actions += press.change(active: change.active, at: change.at) }
+        heard[line] = active
+        if let seen = sightings[line] {
+            if at >= seen.at {
+                // A later edge of the line: the move seen came without an event of its own.
+                sightings[line] = nil
+                hold(line, seen.active, at: seen.at)
+            } else if active == seen.active {
+                sightings[line] = nil  // the event of the move seen
+            }
         }
-        return actions
+        hold(line, active, at: at)
+        return look()
     }
 
     func advance(to now: UInt64) -> [InputAction] {
+        var actions: [InputAction] = []
+        if let since = waitingSince {
+            actions += look()
+            if !sightings.isEmpty, now >= since + Self.longestWait {
+                // The events never came: the moves stand as seen.
+                for (line, seen) in sightings { hold(line, seen.active, at: seen.at) }
+                sightings.removeAll()
+                actions += applyHeld()
+            }
+        }
+        // While edges wait, time stands at the first of them.
+        return actions + settle(to: held.first.map { min(now, $0.at) } ?? now)
+    }
+
+    func lost(at now: UInt64) -> [InputAction] { press.lost(at: now) }
+
+    /// Since when edges or sightings wait, if they do.
+    private var waitingSince: UInt64? {
+        ([held.first?.at] + sightings.values.map(\.at)).compactMap { $0 }.min()
+    }
+
+    /// Puts an edge among the held ones in time order. One older than what was applied
+    /// came too late to be put in its place: the line has moved on since (its sighting
+    /// stood for it, or it was one of a forward-and-back pair), so it is dropped.
+    private func hold(_ line: Line, _ active: Bool, at: UInt64) {
+        if readLines != nil, at < appliedUpTo { return }
+        let spot = held.lastIndex { $0.at <= at }.map { $0 + 1 } ?? 0
+        held.insert((line, active, at), at: spot)
+    }
+
+    /// Reads the lines, notes what they show that their events have not, and applies the
+    /// held edges once nothing is awaited.
+    private func look() -> [InputAction] {
+        if let reading = readLines?() {
+            for line in Self.lines where sightings[line] == nil && reading.levels[line] != heard[line] {
+                sightings[line] = (reading.levels[line], reading.at)
+            }
+        }
+        return sightings.isEmpty ? applyHeld() : []
+    }
+
+    private func applyHeld() -> [InputAction] {
+        var actions: [InputAction] = []
+        for edge in held {
+            actions += settle(to: edge.at)
+            appliedUpTo = edge.at
+            switch edge.line {
+            case .a: if let change = a.edge(active: edge.active, at: edge.at) { actions += turned(change.at) }
+            case .b: if let change = b.edge(active: edge.active, at: edge.at) { actions += turned(change.at) }
+            case .button:
+                if let change = button?.edge(active: edge.active, at: edge.at) { actions += press.change(active: change.active, at: change.at) }
+            }
+        }
+        held.removeAll()
+        return actions
+    }
+
+    /// Settles the lines' debouncing and the switch's gestures up to `now`.
+    private func settle(to now: UInt64) -> [InputAction] {
         var actions: [InputAction] = []
         // Settle A and B in the order their bursts end, so the decoder sees the real sequence.
         let order: [Line] = (a.deadline ?? .max) <= (b.deadline ?? .max) ? [.a, .b] : [.b, .a]
@@ -57,8 +178,6 @@ final class EncoderUnit: InputUnit {
         actions += press.advance(to: horizon)
         return actions
     }
-
-    func lost(at now: UInt64) -> [InputAction] { press.lost(at: now) }
 
     private func turned(_ at: UInt64) -> [InputAction] {
         let direction = decoder.update(a: a.level, b: b.level)
