@@ -269,7 +269,7 @@ private let ms: UInt64 = 1_000_000
     }
 
     /// Lines as a test sets them, read at the time it sets.
-    final class SimulatedLines: @unchecked Sendable {
+    final class SimulatedLines {
         var levels = EncoderUnit.Levels(a: false, b: false, button: false)
         var at: UInt64 = 0
 

@@ -123,9 +123,12 @@ final class EncoderUnit: InputUnit {
 
     func lost(at now: UInt64) -> [InputAction] { press.lost(at: now) }
 
-    /// Since when edges or sightings wait, if they do.
+    /// Since when edges or sightings wait, if they do. Asked at every turn of the input
+    /// loop, so it builds no arrays.
     private var waitingSince: UInt64? {
-        ([held.first?.at] + sightings.values.map(\.at)).compactMap { $0 }.min()
+        var since = held.first?.at
+        for seen in sightings.values { since = min(since ?? seen.at, seen.at) }
+        return since
     }
 
     /// Puts an edge among the held ones in time order. One older than what was applied
