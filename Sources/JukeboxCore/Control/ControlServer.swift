@@ -204,9 +204,9 @@ public final class ControlServer: @unchecked Sendable {
         post { $0.changes.formUnion(subsystems) }
     }
 
-    /// On the player's queue: what a new status changed, for idle clients. A change a
-    /// client made (the player's queue then runs on the control thread) is answered
-    /// there and then, before the status is built for the player's other observers.
+    /// Under the player's lock: what a new status changed, for idle clients. A change a
+    /// client made (the player then runs on the control thread) is answered there and
+    /// then, before the status is built for the player's other observers.
     private func playerChanged(_ digest: StatusDigest) {
         let now = MonotonicClock.now()
         let (changes, onControlThread) = mail.withLock { mail -> (IdleSubsystems, Bool) in

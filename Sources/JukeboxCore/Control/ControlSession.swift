@@ -382,9 +382,9 @@ public final class ControlSession {
             try arguments(1...1)
             let delta = try Self.integer(args[0], name)
             guard (-100...100).contains(delta) else { throw MPDProtocol.Ack(code: .argument, message: "Invalid volume value") }
-            // Read and set in one step on the player's queue, so a button press in between is kept.
+            // Read and set in one step under the player's lock, so a button press in between is kept.
             player.perform { status in .setVolume(status.volume + delta) }
-        // Each switch set on its own, on the player's queue.
+        // Each switch set on its own, under the player's lock.
         case .single?:
             try arguments(1...1)
             guard let single = MPDProtocol.single(args[0]) else {

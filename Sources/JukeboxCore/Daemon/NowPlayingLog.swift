@@ -2,7 +2,7 @@ import Dispatch
 import Logging
 
 /// Logs what a listener would notice: each track as it starts, each lyric line as it is
-/// reached, tracks skipped and errors. Lyrics are looked up off the player's queue, since
+/// reached, tracks skipped and errors. Lyrics are looked up off the player's lock, since
 /// that means reading files.
 final class NowPlayingLog: @unchecked Sendable {
     private let logger: Logger

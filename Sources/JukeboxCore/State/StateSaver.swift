@@ -58,7 +58,7 @@ public final class StateSaver: @unchecked Sendable {
             return due
         }
 
-        /// On the player's queue, for each status it tells: the write it calls for, soon
+        /// Under the player's lock, for each status it tells: the write it calls for, soon
         /// but at most once a second, or nil. (The periodic writes while playing follow
         /// from each write itself, in `arm`.)
         mutating func heard(_ status: PlayerStatus, at now: UInt64) -> (at: UInt64, generation: Int)? {

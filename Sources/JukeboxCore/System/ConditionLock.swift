@@ -24,7 +24,7 @@ public final class ConditionLock: @unchecked Sendable {
         mutex.deallocate()
     }
 
-    public func withLock<T>(_ body: () throws -> T) rethrows -> T {
+    public func withLock<T, Failure: Error>(_ body: () throws(Failure) -> T) throws(Failure) -> T {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         return try body()

@@ -29,8 +29,8 @@ public final class ConditionLocked<Value>: @unchecked Sendable {
         public func broadcast() { box.lock.broadcast() }
     }
 
-    public func withLock<T>(_ body: (Access) throws -> T) rethrows -> T {
-        try lock.withLock { try body(Access(box: self)) }
+    public func withLock<T, Failure: Error>(_ body: (Access) throws(Failure) -> T) throws(Failure) -> T {
+        try lock.withLock { () throws(Failure) in try body(Access(box: self)) }
     }
 
     /// A copy of the value, taken under the lock.

@@ -16,8 +16,9 @@ final class WatchdogService: Service, @unchecked Sendable {
     private let queue = DispatchQueue(label: "jukebox.watchdog")
     private var timer: DispatchSourceTimer?
 
-    /// `askPlayer` runs a closure on the player's queue; `audioThreadSeen` is when the
-    /// audio thread last went round its loop; `ping` tells systemd all is well.
+    /// `askPlayer` runs a closure once the player has applied what was queued before it;
+    /// `audioThreadSeen` is when the audio thread last went round its loop; `ping` tells
+    /// systemd all is well.
     init(interval: UInt64, logger: Logger,
          askPlayer: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void,
          audioThreadSeen: @escaping @Sendable () -> UInt64,
@@ -31,7 +32,7 @@ final class WatchdogService: Service, @unchecked Sendable {
 
     convenience init(interval: UInt64, player: Player, engine: AudioEngine, logger: Logger) {
         self.init(interval: interval, logger: logger,
-                  askPlayer: { answer in player.queue.async(execute: answer) },
+                  askPlayer: { answer in player.whenCaughtUp(answer) },
                   audioThreadSeen: { engine.audioThreadSeen })
     }
 

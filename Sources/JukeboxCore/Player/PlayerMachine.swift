@@ -1,0 +1,833 @@
+import Dispatch
+
+/// The player's state machine over the queue and the engine. `Player` holds it behind its
+/// lock, the only way to it: each method runs with the lock held, and what runs later (its
+/// timers) comes back through `reenter`.
+final class PlayerMachine {
+    typealias Settings = Player.Settings
+
+    private let engine: PlaybackEngine
+    /// Where the timers fire, and how they take the lock to reach the machine again.
+    private let timerQueue: DispatchQueue
+    private let reenter: @Sendable (@escaping (PlayerMachine) -> Void) -> Void
+    private var settings: Settings
+
+    private var tracks: [String] = []
+    /// Each queue entry's id, which stays with it while the queue changes around it
+    /// (MPD's `songid`), and the queue's version, which every change moves on.
+    private var ids: [Int] = []
+    private var lastId = 0
+    private var queueVersion = 1
+    /// The version at which each entry last got its id or place (MPD's `plchanges`).
+    private var entryVersions: [Int] = []
+    /// The library's tracks as last given, and whether the queue is still that list: once
+    /// a client edits the queue it is the client's, and a rescan no longer replaces it.
+    private var libraryTracks: [String] = []
+    private var queueEdited = false
+    private var playQueue: PlayQueue<SystemRandom>
+    private var state = PlayerState.stopped {
+        didSet {
+            // Time spent playing, for MPD's `playtime`.
+            let now = MonotonicClock.now()
+            if oldValue == .playing, state != .playing, let since = playingSince { playedBefore += now - since }
+            if state == .playing, oldValue != .playing { playingSince = now }
+            if state != .playing { playingSince = nil }
+        }
+    }
+    private var playingSince: UInt64?
+    private var playedBefore: UInt64 = 0
+    private var volume: Int
+    private var lastError: String?
+    private var nextToken = 1
+    /// Which queue position each token plays, and what the decode thread found in it.
+    private var tokens: [Int: Int] = [:]
+    private var opened: [Int: (info: StreamInfo, metadata: TrackMetadata)] = [:]
+    private var currentToken: Int?
+    /// The frame the current track was started at, until the engine reports hearing it.
+    private var cuedFrame: Int64 = 0
+    /// The track the engine will continue with, not yet decoded into.
+    private var pendingNext: (token: Int, position: Int)?
+    /// The engine holds a track to continue with (the last `setNext` named one).
+    private var engineHasNext = false
+    /// A track the decode thread has moved into, or (`passedOver`) could not open and
+    /// went past, before the listener got there.
+    private struct Ahead {
+        var token: Int
+        var position: Int
+        var passedOver = false
+    }
+    /// Tracks the decode thread has moved into but the listener has not reached yet.
+    private var decodedAhead: [Ahead] = []
+    /// The current track was started by "previous" and has not opened yet: if it cannot
+    /// be, the way on is further back.
+    private var movingBack = false
+    private var wasPlayingBeforeInterruption = false
+    private var interrupted = false
+    /// The device that went away, while waiting for one; and whether to resume then.
+    private var lostOutput: OutputError?
+    private var resumeWhenOutputReturns = false
+    private var scanTimer: DispatchSourceTimer?
+    private var consecutiveFailures = 0
+    /// Told of every change before the status is built (the control server, whose idle
+    /// clients wait on a change), then the observers. Lists: every change walks them.
+    private var digestObservers: [DigestObserver] = []
+    private var observers: [EventObserver] = []
+    /// Named structs, not tuples: a closure in a tuple that is an array's element is kept
+    /// in its most general form, and each call went through a thunk that copied the
+    /// digest or event into memory first.
+    private struct DigestObserver {
+        let id: Int
+        let handler: @Sendable (StatusDigest) -> Void
+    }
+    private struct EventObserver {
+        let id: Int
+        let handler: @Sendable (PlayerEvent) -> Void
+    }
+    private var nextObserver = 0
+    private var ticker: DispatchSourceTimer?
+    /// Set by `close`: no timer starts again.
+    private var closed = false
+    private var places: FolderPlaces
+    /// Names the track list, so a saved queue order is used only for the same tracks.
+    private var tracksFingerprint = QueueFingerprint(paths: [])
+    /// The list holds only a track started ahead of the real list (a resume before the
+    /// library is loaded): what follows it is not known yet, so nothing is opened ahead,
+    /// and an end that comes first waits for the list (`endedBeforeList`).
+    private var provisional = false
+    private var endedBeforeList = false
+
+    init(engine: PlaybackEngine, settings: Settings, timerQueue: DispatchQueue,
+         reenter: @escaping @Sendable (@escaping (PlayerMachine) -> Void) -> Void) {
+        self.engine = engine
+        self.settings = settings
+        self.timerQueue = timerQueue
+        self.reenter = reenter
+        volume = max(settings.minimumVolume, min(settings.maximumVolume, settings.startVolume))
+        playQueue = PlayQueue(count: 0, mode: settings.mode, historyLimit: settings.historyLimit, generator: SystemRandom())
+        places = FolderPlaces(folders: settings.rememberFolders)
+        engine.setVolume(volume)
+    }
+
+    // MARK: What the player asks of it (see `Player` for each)
+
+    func setTracks(_ paths: [String], provisional: Bool) {
+        if !provisional { libraryTracks = paths }
+        // A queue a client made stays; the library's new list waits for an empty queue.
+        guard !queueEdited else { return }
+        let currentPath = playQueue.current.map { tracks[$0] }
+        if paths != tracks {
+            let kept = idsKept(for: paths)
+            queueVersion += 1
+            entryVersions = kept.indices.map { i in
+                i < ids.count && ids[i] == kept[i] ? entryVersions[i] : queueVersion
+            }
+            ids = kept
+        }
+        tracks = paths
+        tracksFingerprint = QueueFingerprint(paths: paths)
+        let kept = currentPath.flatMap { paths.firstIndex(of: $0) }
+        playQueue.reset(count: paths.count, current: kept)
+        if let kept, let token = currentToken { tokens[token] = kept }
+        self.provisional = provisional
+        if endedBeforeList, !provisional {
+            endedBeforeList = false
+            trackEnded()
+        } else {
+            scheduleNext()
+        }
+        notify()
+    }
+
+    func updateSettings(_ new: Settings) {
+        if new.rememberFolders != settings.rememberFolders {
+            let saved = places.saved
+            places = FolderPlaces(folders: new.rememberFolders)
+            places.restore(saved)
+        }
+        // The configured mode applies when it is changed, not over options set since.
+        if new.mode != settings.mode { playQueue.setMode(new.mode) }
+        settings = new
+        setVolume(volume)
+        scheduleNext()
+        notify()
+    }
+
+    func close() {
+        closed = true
+        stopScanning()
+        ticker?.cancel()
+        ticker = nil
+    }
+
+    var saving: (memory: PlaybackMemory, clientQueue: ClientQueue?) {
+        (makeMemory(), queueEdited && !tracks.isEmpty ? ClientQueue(version: queueVersion, tracks: tracks) : nil)
+    }
+
+    func restoreClientQueue(_ paths: [String]) {
+        queueEdited = true
+        replaceQueue(ids: freshIds(paths.count), paths: paths, moved: ids.map { _ in nil })
+    }
+
+    func restore(_ memory: PlaybackMemory, play: Bool) {
+        setVolume(memory.volume)
+        settings.mode = memory.mode
+        playQueue.setOptions(memory.options ?? PlayOptions(mode: memory.mode))
+        places.restore(memory.places)
+        if memory.queueFingerprint == tracksFingerprint { playQueue.restore(memory.queue) }
+        let position = memory.path.flatMap { path in
+            playQueue.current.flatMap { tracks[safe: $0] == path ? $0 : nil } ?? tracks.firstIndex(of: path)
+        }
+        if let position {
+            if playQueue.current != position { playQueue.retarget(to: position) }
+            if play || memory.state != .stopped {
+                start(position: position, fromFrame: memory.frame, paused: !play, exactly: true)
+            }
+        } else if play {
+            handle(PlayerCommand.play)
+        }
+        notify()
+    }
+
+    func restoreQueueMemory(_ memory: PlaybackMemory) {
+        guard memory.queueFingerprint == tracksFingerprint else { return }
+        let playing = playQueue.current
+        playQueue.restore(memory.queue)
+        if let playing, playQueue.current != playing { playQueue.retarget(to: playing) }
+        scheduleNext()
+        notify()
+    }
+
+    var playTime: Double {
+        Double(playedBefore + (playingSince.map { MonotonicClock.now() - $0 } ?? 0)) / 1e9
+    }
+
+    var library: [String] { libraryTracks }
+
+    func editQueue<T, Failure: Error>(_ edit: (inout QueueDraft) throws(Failure) -> T) throws(Failure) -> T {
+        var draft = QueueDraft(entries: zip(ids, tracks).map { QueueEntry(id: $0, path: $1) },
+                               current: playQueue.current, lastId: lastId)
+        let result = try edit(&draft)
+        apply(draft)
+        return result
+    }
+
+    var listing: QueueListing { QueueListing(version: queueVersion, ids: ids, paths: tracks, changedAt: entryVersions) }
+
+    /// Ids for a new track list: an entry whose file was already queued keeps that
+    /// entry's id (the first unclaimed one, for a file queued twice); others get new ones.
+    private func idsKept(for paths: [String]) -> [Int] {
+        var old: [String: [Int]] = [:]
+        for (path, id) in zip(tracks, ids) { old[path, default: []].append(id) }
+        return paths.map { path in
+            if var known = old[path], !known.isEmpty {
+                let id = known.removeFirst()
+                old[path] = known
+                return id
+            }
+            lastId += 1
+            return lastId
+        }
+    }
+
+    func observe(_ handler: @escaping @Sendable (PlayerEvent) -> Void) -> Int {
+        nextObserver += 1
+        observers.append(EventObserver(id: nextObserver, handler: handler))
+        return nextObserver
+    }
+
+    func observeDigests(_ handler: @escaping @Sendable (StatusDigest) -> Void) -> Int {
+        nextObserver += 1
+        digestObservers.append(DigestObserver(id: nextObserver, handler: handler))
+        return nextObserver
+    }
+
+    func removeObserver(_ id: Int) {
+        observers.removeAll { $0.id == id }
+        digestObservers.removeAll { $0.id == id }
+    }
+
+    // MARK: Commands
+
+    func handle(_ command: PlayerCommand) {
+        switch command {
+        case .play:
+            switch state {
+            case .paused: resumePlayback()
+            case .playing, .loading: break
+            case .stopped, .error:
+                // A button on a queue a client emptied plays the library again.
+                if tracks.isEmpty, queueEdited, !libraryTracks.isEmpty { returnToLibrary() }
+                start(position: playQueue.current ?? playQueue.next() ?? 0)
+            }
+        case .playPosition(let position):
+            guard playQueue.jump(to: position) != nil else { return }
+            start(position: position)
+        case .playFrom(let position, let frame):
+            guard playQueue.jump(to: position) != nil else { return }
+            start(position: position, fromFrame: max(0, frame), paused: state == .paused, exactly: true)
+        case .pause:
+            resumeWhenOutputReturns = false  // paused on purpose: stay paused when it returns
+            if state == .playing || state == .loading { pausePlayback() }
+        case .toggle:
+            handle(state == .playing || state == .loading ? .pause : .play)
+        case .stop:
+            resumeWhenOutputReturns = false
+            endedBeforeList = false
+            if let path = currentPath { places.left(path, at: heardFrame) }
+            stopScanning()
+            engine.stop()
+            currentToken = nil
+            state = .stopped
+        case .next:
+            let left = currentToken != nil ? playQueue.current : nil
+            if let position = playQueue.next() {
+                start(position: position, paused: state == .paused)
+            } else {
+                stopAtEnd()  // and observers hear of it below, as of any command
+            }
+            if let left { consume(left) }
+        case .previous:
+            if elapsed > settings.previousRestartSeconds {
+                seek(to: 0)
+            } else if let position = playQueue.previous() {
+                start(position: position, paused: state == .paused, backwards: true)
+            }
+        case .seek(let seconds):
+            seek(to: seconds)
+        case .skip(let delta):
+            let target = elapsed + delta
+            if target >= duration, duration > 0 { handle(.next) } else { seek(to: max(0, target)) }
+        case .seekFraction(let fraction):
+            seek(to: max(0, min(1, fraction)) * duration)
+        case .setVolume(let v):
+            setVolume(v)
+        case .volumeStep(let steps):
+            setVolume(volume + steps * settings.volumeStep)
+        case .setMode(let mode):
+            settings.mode = mode
+            playQueue.setMode(mode)
+            scheduleNext()
+        case .setOption(let change):
+            var options = playQueue.options
+            options.set(change)
+            playQueue.setOptions(options)
+            scheduleNext()
+        case .cycleMode:
+            handle(.setMode(playQueue.mode.cycled))
+        case .fastForward(.begin): startScanning(+settings.scanStepSeconds)
+        case .rewind(.begin): startScanning(-settings.scanStepSeconds)
+        case .fastForward(.end), .rewind(.end): stopScanning()
+        case .interruptionBegan:
+            guard !interrupted else { return }
+            interrupted = true
+            wasPlayingBeforeInterruption = state == .playing || state == .loading
+            if wasPlayingBeforeInterruption { pausePlayback() }
+        case .clearError:
+            lastError = nil
+            if state == .error { state = .stopped }
+        case .interruptionEnded:
+            guard interrupted else { return }
+            interrupted = false
+            if wasPlayingBeforeInterruption, settings.resumeAfterInterruption, state == .paused { resumePlayback() }
+        }
+        notify()
+    }
+
+    /// Starts the track at `position`. Coming into a folder that keeps its place, from
+    /// outside it, starts where that folder was left instead, unless `exactly`. The track
+    /// left is remembered where it was left, unless it `ended` by itself. `backwards`: a
+    /// step back ("previous"), which a track that fails to open continues.
+    private func start(position: Int, fromFrame frame: Int64 = 0, paused: Bool = false, exactly: Bool = false, ended: Bool = false,
+                       backwards: Bool = false) {
+        endedBeforeList = false
+        movingBack = backwards
+        guard position >= 0, position < tracks.count else { return stopAtEnd() }
+        var position = position, frame = frame
+        let leaving = currentPath
+        if let leaving, !ended { places.left(leaving, at: heardFrame) }
+        if !exactly, frame == 0, let place = places.place(enteringAt: tracks[position], from: leaving),
+           let remembered = tracks.firstIndex(of: place.path) {
+            if remembered != position { playQueue.retarget(to: remembered) }
+            position = remembered
+            frame = place.frame
+        }
+        let token = nextToken
+        nextToken += 1
+        tokens[token] = position
+        currentToken = token
+        cuedFrame = frame
+        pendingNext = nil
+        decodedAhead.removeAll()
+        // What follows goes with the start, in one step: told after it, it could come when
+        // a short track (or any, on a busy CPU) was already decoded to its end, with a gap.
+        var following: TrackRef?
+        if case .track(let next) = nextToName() { following = next }
+        engineHasNext = following != nil
+        engine.play(TrackRef(token: token, path: tracks[position]), from: frame, paused: paused, next: following)
+        state = paused ? .paused : .loading
+        startTicker()
+    }
+
+    private func pausePlayback() {
+        stopScanning()
+        engine.pause()
+        state = .paused
+    }
+
+    private func resumePlayback() {
+        engine.resume()
+        state = .playing
+    }
+
+    private func seek(to seconds: Double) {
+        // A live stream (no length) has nowhere to seek to.
+        guard let info = currentInfo, info.totalFrames > 0 else { return }
+        engine.seek(toFrame: info.frame(atSeconds: min(seconds, info.durationSeconds)))
+    }
+
+    private func setVolume(_ requested: Int) {
+        volume = max(settings.minimumVolume, min(settings.maximumVolume, requested))
+        engine.setVolume(volume)
+    }
+
+    private func stopAtEnd() {
+        stopScanning()
+        engine.stop()
+        currentToken = nil
+        state = .stopped
+    }
+
+    /// Names the track after the last one the engine has, so it can open it early and
+    /// continue without a gap.
+    private func scheduleNext() {
+        switch nextToName() {
+        case .unchanged: break
+        case .nothing: tellEngineNext(nil)
+        case .track(let next): tellEngineNext(next)
+        }
+    }
+
+    private enum NextName {
+        case unchanged
+        case nothing
+        case track(TrackRef)
+    }
+
+    /// What follows the last track the engine has, now pending; `unchanged` when it is
+    /// the one already named.
+    private func nextToName() -> NextName {
+        let position: Int?
+        if currentToken == nil || provisional {
+            position = nil
+        } else if let last = decodedAhead.last {
+            position = playQueue.peekAfterUpcoming(last.position)
+        } else {
+            position = playQueue.peekAfterNaturalEnd()
+        }
+        // Into a folder that keeps its place: no gapless start at its top; the track's
+        // end starts the remembered place instead.
+        guard let position, position < tracks.count, places.place(enteringAt: tracks[position], from: currentPath) == nil else {
+            pendingNext = nil
+            return .nothing
+        }
+        if pendingNext?.position == position { return .unchanged }
+        let token = nextToken
+        nextToken += 1
+        tokens[token] = position
+        pendingNext = (token, position)
+        return .track(TrackRef(token: token, path: tracks[position]))
+    }
+
+    /// Tells the engine what follows, unless it is "nothing" again: each telling wakes the
+    /// audio threads, and a stopped box changing its options must not.
+    private func tellEngineNext(_ track: TrackRef?) {
+        guard track != nil || engineHasNext else { return }
+        engineHasNext = track != nil
+        engine.setNext(track)
+    }
+
+    private func startScanning(_ step: Double) {
+        stopScanning()
+        guard state == .playing || state == .paused, !closed else { return }
+        handle(.skip(seconds: step))
+        let timer = DispatchSource.makeTimerSource(queue: timerQueue)
+        let interval = DispatchTimeInterval.milliseconds(settings.scanIntervalMilliseconds)
+        timer.schedule(deadline: .now() + interval, repeating: interval)
+        timer.setEventHandler { [reenter] in reenter { $0.handle(.skip(seconds: step)) } }
+        timer.resume()
+        scanTimer = timer
+    }
+
+    private func stopScanning() {
+        scanTimer?.cancel()
+        scanTimer = nil
+    }
+
+    /// The current track played to its end: the next one per the mode, or the queue's end.
+    private func trackEnded() {
+        let finished = playQueue.current ?? 0
+        if let path = tracks[safe: finished] {
+            places.finished(path, nextPath: playQueue.peekAfterNaturalEnd().flatMap { tracks[safe: $0] })
+        }
+        var position = playQueue.advanceAfterNaturalEnd()
+        // What the decoder could not open and passed over is not tried again.
+        for entry in decodedAhead where entry.passedOver {
+            guard let at = position, at == entry.position else { break }
+            position = playQueue.advanceAfterNaturalEnd()
+            playQueue.forgetPlayed(at)
+        }
+        if let position {
+            emit(.completed(position: finished, queueEnded: false))
+            start(position: position, ended: true)
+        } else {
+            emit(.completed(position: finished, queueEnded: true))
+            currentToken = nil
+            state = .stopped
+        }
+        consume(finished)
+    }
+
+    // MARK: Engine events
+
+    func handle(_ event: EngineEvent) {
+        switch event {
+        case .trackOpened(let token, let info, let metadata):
+            opened[token] = (info, metadata)
+            consecutiveFailures = 0
+            if token == currentToken { movingBack = false }  // a later failure is not a step back
+        case .streamNews(let token, let news):
+            guard var entry = opened[token] else { break }
+            switch news {
+            case .station(let name): entry.metadata.stationName = name
+            case .title(let title): entry.metadata.title = title
+            case .problem: return  // the log's, not the status's
+            }
+            opened[token] = entry
+            if token == currentToken { notify() }
+        case .decoderAdvanced(let token):
+            guard let pending = pendingNext, pending.token == token else { break }
+            decodedAhead.append(Ahead(token: token, position: pending.position))
+            pendingNext = nil
+            scheduleNext()
+        case .trackStarted(let token):
+            guard token != currentToken || state == .loading else { break }
+            if token != currentToken {
+                if pendingNext?.token == token, let pending = pendingNext {
+                    // Heard before the decoder's note arrived: same thing.
+                    decodedAhead.append(Ahead(token: token, position: pending.position))
+                    pendingNext = nil
+                }
+                if let at = decodedAhead.firstIndex(where: { $0.token == token }) {
+                    // A gapless change: each track before this one completed by itself,
+                    // but those the decoder passed over, which were never heard.
+                    var finishedIds: [Int] = []
+                    for step in 0...at {
+                        let finished = playQueue.current ?? 0
+                        if step > 0, decodedAhead[step - 1].passedOver {
+                            _ = playQueue.advanceAfterNaturalEnd()
+                            playQueue.forgetPlayed(finished)
+                            continue
+                        }
+                        if finished < ids.count { finishedIds.append(ids[finished]) }
+                        if let path = tracks[safe: finished] { places.finished(path, nextPath: tracks[safe: decodedAhead[at].position]) }
+                        _ = playQueue.advanceAfterNaturalEnd()
+                        emit(.completed(position: finished, queueEnded: false))
+                    }
+                    decodedAhead.removeFirst(at + 1)
+                    currentToken = token
+                    scheduleNext()
+                    for id in finishedIds { if let position = ids.firstIndex(of: id) { consume(position) } }
+                }
+            }
+            if state == .loading { state = .playing }
+            forgetOldTokens()
+        case .finished:
+            if provisional {
+                endedBeforeList = true
+            } else {
+                trackEnded()
+            }
+        case .trackFailed(let token, let error):
+            guard let position = tokens[token] else { break }
+            lastError = "\(error)"
+            emit(.trackSkipped(path: tracks[safe: position] ?? "?", reason: "\(error)"))
+            if let pending = pendingNext, pending.token == token {
+                // Passed over: the decoder goes on to the entry after it, without a gap
+                // (it waits a moment for that to be named), and the queue steps over it
+                // when the change is heard.
+                pendingNext = nil
+                decodedAhead.append(Ahead(token: token, position: position, passedOver: true))
+                if decodedAhead.count(where: \.passedOver) < tracks.count { scheduleNext() } else { tellEngineNext(nil) }
+            } else if token == currentToken {
+                consecutiveFailures += 1
+                let failed = playQueue.current
+                // On the way it was going: back past it after "previous" (forward from
+                // the first entry), forward otherwise.
+                var target: Int?
+                if movingBack, let back = playQueue.previous(), back != failed { target = back }
+                let backwards = target != nil
+                if target == nil { target = playQueue.next() }
+                // "previous" never walks back onto it again.
+                if let failed { playQueue.forgetPlayed(failed) }
+                guard consecutiveFailures < tracks.count, let target else {
+                    state = .error
+                    currentToken = nil
+                    break
+                }
+                start(position: target, paused: state == .paused, backwards: backwards)
+            }
+        case .outputFailed(let error):
+            lastError = "\(error)"
+            state = .error
+        case .outputLost(let error):
+            // As an interruption: the engine has paused itself at the frame heard last.
+            if lostOutput == nil { resumeWhenOutputReturns = state == .playing || state == .loading }
+            lostOutput = error
+            if state == .playing || state == .loading {
+                stopScanning()
+                state = .paused
+            }
+        case .outputReturned:
+            lostOutput = nil
+            if resumeWhenOutputReturns, settings.resumeOnReconnect, state == .paused { resumePlayback() }
+            resumeWhenOutputReturns = false
+        case .outputChanged:
+            lostOutput = nil
+            resumeWhenOutputReturns = false
+        case .volumeChangedOutside(let outside):
+            // The control was moved elsewhere: that is the volume now, within the limits
+            // (a control set beyond max_volume is brought back to it).
+            if (settings.minimumVolume...settings.maximumVolume).contains(outside) {
+                volume = outside  // the engine has it already; sending it back would move the control
+            } else {
+                setVolume(outside)
+            }
+        case .damaged, .decoderNote, .outputConfigured, .mixerChanged, .mixerOpened, .underrun, .commandApplied:
+            break
+        }
+        notify()
+    }
+
+    private func forgetOldTokens() {
+        let keep = Set([currentToken, pendingNext?.token].compactMap { $0 } + decodedAhead.map(\.token))
+        tokens = tokens.filter { keep.contains($0.key) || $0.key > (currentToken ?? 0) }
+        opened = opened.filter { keep.contains($0.key) || $0.key > (currentToken ?? 0) }
+    }
+
+    // MARK: Queue edits
+
+    /// Applies an edited copy of the queue as one change.
+    private func apply(_ draft: QueueDraft) {
+        lastId = draft.lastId
+        let newIds = draft.entries.map(\.id)
+        guard newIds != ids || draft.entries.map(\.path) != tracks else { return }
+        queueEdited = true
+        var placed: [Int: Int] = [:]
+        for (at, id) in newIds.enumerated() { placed[id] = at }
+        replaceQueue(ids: newIds, paths: draft.entries.map(\.path), moved: ids.map { placed[$0] })
+    }
+
+    /// The client's queue was emptied and a button asks to play: the library's tracks.
+    private func returnToLibrary() {
+        queueEdited = false
+        replaceQueue(ids: freshIds(libraryTracks.count), paths: libraryTracks, moved: ids.map { _ in nil })
+    }
+
+    private func freshIds(_ count: Int) -> [Int] {
+        defer { lastId += count }
+        return Array(lastId + 1 ..< lastId + 1 + count)
+    }
+
+    /// Puts a new list in place: `moved[old]` is each old entry's new position (nil:
+    /// gone). Tokens, the track decoded next and the queue's history follow their entries.
+    private func replaceQueue(ids newIds: [Int], paths: [String], moved: [Int?]) {
+        let oldCurrent = playQueue.current
+        let wasPlaying = state == .playing || state == .loading
+        queueVersion += 1
+        var oldPlace: [Int: Int] = [:]
+        for (at, id) in ids.enumerated() { oldPlace[id] = at }
+        entryVersions = newIds.indices.map { at in
+            // An entry keeps its version only where it stayed put.
+            if let old = oldPlace[newIds[at]], old == at, moved[old] == at { return entryVersions[old] }
+            return queueVersion
+        }
+        ids = newIds
+        tracks = paths
+        tracksFingerprint = QueueFingerprint(paths: paths)
+        tokens = tokens.compactMapValues { $0 < moved.count ? moved[$0] : nil }
+        playQueue.remap(count: paths.count, moved: moved)
+        // An entry the decoder passed over and the client removed needs no stepping over.
+        decodedAhead.removeAll { $0.passedOver && ($0.position >= moved.count || moved[$0.position] == nil) }
+        // What the decoder has already gone on to plays as decoded: if any of it is gone
+        // or out of order, start the current track again where it is heard.
+        let ahead = decodedAhead.map { entry in
+            entry.position < moved.count ? moved[entry.position].map { Ahead(token: entry.token, position: $0, passedOver: entry.passedOver) } : nil
+        }
+        // The track named next is named again (or another) once the list is in place.
+        if pendingNext != nil {
+            pendingNext = nil
+            tellEngineNext(nil)
+        }
+        decodedAhead = ahead.compactMap { $0 }
+        if let current = playQueue.current, currentToken != nil {
+            if decodedAhead.count != ahead.count || !aheadFollows() {
+                start(position: current, fromFrame: heardFrame, paused: !wasPlaying, exactly: true)
+            } else {
+                scheduleNext()
+            }
+        } else if let oldCurrent, currentToken != nil || state == .stopped {
+            // The current entry went: the one now in its place takes over.
+            let replacement = moved.prefix(oldCurrent).compactMap { $0 }.count
+            if replacement < paths.count {
+                playQueue.retarget(to: replacement)
+                if wasPlaying { start(position: replacement) } else { stopAtEnd() }
+            } else {
+                stopAtEnd()
+            }
+        }
+        notify()
+    }
+
+    /// Whether the tracks the decoder went on to still follow the current one in play order.
+    private func aheadFollows() -> Bool {
+        var expected = playQueue.upcoming
+        for entry in decodedAhead {
+            guard entry.position == expected else { return false }
+            expected = playQueue.peekAfterUpcoming(entry.position)
+        }
+        return true
+    }
+
+    /// With consume on, the entry that finished leaves the queue.
+    private func consume(_ position: Int) {
+        guard playQueue.options.consume, position < ids.count else { return }
+        var moved: [Int?] = Array(0..<ids.count)
+        moved[position] = nil
+        for at in (position + 1)..<max(position + 1, ids.count) { moved[at] = at - 1 }
+        var newIds = ids, newPaths = tracks
+        newIds.remove(at: position)
+        newPaths.remove(at: position)
+        queueEdited = true
+        replaceQueue(ids: newIds, paths: newPaths, moved: moved)
+    }
+
+    // MARK: Status
+
+    private var currentInfo: StreamInfo? { currentToken.flatMap { opened[$0]?.info } }
+
+    private var elapsed: Double {
+        guard let token = currentToken, let info = opened[token]?.info else { return 0 }
+        return Double(heardFrame) / Double(info.sampleRate)
+    }
+
+    private var duration: Double { currentInfo?.durationSeconds ?? 0 }
+
+    private var currentPath: String? { currentToken.flatMap { tokens[$0] }.flatMap { tracks[safe: $0] } }
+
+    /// The frame of the current track being heard now (where it was cued, until the
+    /// engine has it).
+    private var heardFrame: Int64 {
+        let snapshot = engine.snapshot
+        guard let token = currentToken else { return 0 }
+        return snapshot.token == token ? snapshot.frame : cuedFrame
+    }
+
+    func makeMemory() -> PlaybackMemory {
+        let path = currentPath
+        let frame = heardFrame
+        if let path { places.left(path, at: frame) }
+        let resting: PlayerState = switch state {
+        case .playing, .loading: .playing
+        case .paused: .paused
+        case .stopped, .error: .stopped
+        }
+        return PlaybackMemory(state: resting, path: path, frame: frame, volume: volume, mode: playQueue.mode,
+                              options: playQueue.options, queue: playQueue.memory, queueFingerprint: tracksFingerprint,
+                              places: places.saved)
+    }
+
+    /// The status's digest, from the same state as `makeStatus(snapshot)`.
+    private func makeDigest(_ snapshot: EngineSnapshot) -> StatusDigest {
+        var d = StatusDigest()
+        d.state = state
+        d.selected = playQueue.current.map { QueueSpot(position: $0, id: ids[$0]) }
+        d.path = currentToken != nil ? playQueue.current.flatMap { tracks[safe: $0] } : nil
+        d.hasMetadata = currentToken.flatMap { opened[$0]?.metadata } != nil
+        d.queueVersion = queueVersion
+        d.options = playQueue.options
+        d.volume = volume
+        d.route = snapshot.route
+        d.elapsed = elapsed
+        return d
+    }
+
+    func makeStatus(_ snapshot: EngineSnapshot? = nil) -> PlayerStatus {
+        let snapshot = snapshot ?? engine.snapshot
+        var s = PlayerStatus.Fields()
+        s.state = state
+        s.queueLength = tracks.count
+        s.queuePosition = currentToken != nil ? playQueue.current : nil
+        s.selected = playQueue.current.map { QueueSpot(position: $0, id: ids[$0]) }
+        s.upcoming = playQueue.upcoming.map { QueueSpot(position: $0, id: ids[$0]) }
+        s.queueVersion = queueVersion
+        s.path = s.queuePosition.flatMap { tracks[safe: $0] }
+        s.metadata = currentToken.flatMap { opened[$0]?.metadata }
+        s.info = currentInfo
+        s.elapsed = elapsed
+        s.duration = duration
+        s.options = playQueue.options
+        s.volume = volume
+        s.route = snapshot.route
+        s.mixer = snapshot.mixer
+        if let stream = snapshot.stream, let path = s.path, NetworkPlayback.isURL(path) {
+            let rate = Double(currentInfo?.sampleRate ?? 0)
+            s.bufferedSeconds = (rate > 0 ? Double(snapshot.queuedFrames) / rate : 0) + stream.secondsAhead
+            s.buffering = state == .playing && stream.waiting && snapshot.queuedFrames == 0
+        }
+        s.lastError = lostOutput.map(Self.lossReason) ?? lastError ?? snapshot.error.map { "\($0)" }
+        return PlayerStatus(s)
+    }
+
+    /// What the status says while waiting for a device.
+    private static func lossReason(_ error: OutputError) -> String {
+        switch error {
+        case .absent(let device): "waiting for \(device)"
+        case .busy: "\(error); retrying"
+        default: "output lost: \(error.device)"
+        }
+    }
+
+    /// Tells the digest observers, then everyone the whole status, both from one look at
+    /// the engine.
+    private func notify() {
+        let snapshot = engine.snapshot
+        if !digestObservers.isEmpty {
+            let digest = makeDigest(snapshot)
+            for observer in digestObservers { observer.handler(digest) }
+        }
+        emit(.statusChanged(makeStatus(snapshot)))
+    }
+
+    private func emit(_ event: PlayerEvent) {
+        for observer in observers { observer.handler(event) }
+    }
+
+    /// While playing, observers also hear about progress once a second.
+    private func startTicker() {
+        guard ticker == nil, !closed else { return }
+        let timer = DispatchSource.makeTimerSource(queue: timerQueue)
+        timer.schedule(deadline: .now() + 1, repeating: 1)
+        timer.setEventHandler { [reenter] in
+            reenter { machine in
+                guard machine.state == .playing else { return }
+                machine.notify()
+            }
+        }
+        timer.resume()
+        ticker = timer
+    }
+}
+
+extension Array {
+    subscript(safe index: Int) -> Element? { indices.contains(index) ? self[index] : nil }
+}
