@@ -138,7 +138,8 @@ public final class ControlSession {
         do {
             let words = try MPDProtocol.words(line)
             let alone = words.count == 1
-            switch words.first.flatMap({ Self.sessionCommands[$0] }) {
+            let command = words.first.flatMap { Self.commandsByName[$0] }
+            switch command {
             case .idle?: return idle(Array(words.dropFirst()))
             case .listBegin? where alone: list = []; listBytes = 0; listOK = false; return .none
             case .listOKBegin? where alone: list = []; listBytes = 0; listOK = true; return .none
@@ -149,7 +150,7 @@ public final class ControlSession {
                 if let bytes = try pictureReply(words) { return .replyBytes(bytes) }
             default: break
             }
-            var reply = try execute(words)
+            var reply = try execute(words, command)
             reply += "OK\n"  // in place: a listing can be megabytes
             return .reply(reply)
         } catch let ack as MPDProtocol.Ack {
@@ -181,7 +182,8 @@ public final class ControlSession {
         var out = ""
         for i in first..<end {
             do {
-                out += try execute(MPDProtocol.words(lines[i]))
+                let words = try MPDProtocol.words(lines[i])
+                out += try execute(words, words.first.flatMap { Self.commandsByName[$0] })
                 if listOK { out += "list_OK\n" }
             } catch let ack as MPDProtocol.Ack {
                 running = nil
@@ -237,28 +239,24 @@ public final class ControlSession {
                             "plchangesposid", "previous", "random", "repeat", "rescan", "seekcur", "setvol", "single", "status", "stop",
                             "tagtypes", "update", "volume"] + queueCommands + databaseCommands + searchCommands + pictureCommands + playlistCommands).sorted()
 
-    /// The commands `execute` answers itself (the others are the queue's, the library's,
-    /// searching's and the stored playlists'), found by one hashed lookup: a `switch` over
-    /// their names compared the name with each case in turn, on every command.
-    private enum OwnCommand: String, CaseIterable {
+    /// The commands this file answers, found by one hashed lookup per line (a `switch`
+    /// over their names compared the name with each case in turn). The others are the
+    /// queue's, the library's, searching's and the stored playlists'.
+    private enum Command: String, CaseIterable {
         case password, ping, outputs, enableoutput, disableoutput, toggleoutput, decoders, urlhandlers, notcommands
         case clearerror, config, binarylimit, update, rescan, commands, commandlist, play, playid, pause, stop, next
         case previous, seekcur, getvol, setvol, volume, random, `repeat`, single, tagtypes, status, currentsong
         case plchanges, plchangesposid, playlistinfo, playlistid
-    }
-    private static let ownCommands = Dictionary(uniqueKeysWithValues: OwnCommand.allCases.map { ($0.rawValue, $0) })
-
-    /// The commands about the connection itself, taken before `execute` (and outside
-    /// command lists), found the same way: every line is looked up here first.
-    private enum SessionCommand: String, CaseIterable {
+        /// About the connection itself: taken before `execute`, and outside command lists only.
         case idle, close, noidle, albumart, readpicture
         case listBegin = "command_list_begin", listOKBegin = "command_list_ok_begin"
     }
-    private static let sessionCommands = Dictionary(uniqueKeysWithValues: SessionCommand.allCases.map { ($0.rawValue, $0) })
+    private static let commandsByName = Dictionary(uniqueKeysWithValues: Command.allCases.map { ($0.rawValue, $0) })
 
     // MARK: Commands
 
-    private func execute(_ words: [String]) throws -> String {
+    /// Runs one command; `command` is its name looked up in `commandsByName`.
+    private func execute(_ words: [String], _ command: Command?) throws -> String {
         guard let name = words.first else { throw MPDProtocol.Ack(code: .unknown, message: "No command given") }
         let args = Array(words.dropFirst())
         func arguments(_ range: ClosedRange<Int>) throws {
@@ -269,7 +267,7 @@ public final class ControlSession {
         guard mayChange || Self.readCommands.contains(name) || !Self.commands.contains(name) else {
             throw MPDProtocol.Ack(code: .permission, message: "you don't have permission for \"\(name)\"")
         }
-        switch Self.ownCommands[name] {
+        switch command {
         case .password?:
             try arguments(1...1)
             guard !password.isEmpty, Self.same(args[0], password) else { throw MPDProtocol.Ack(code: .password, message: "incorrect password") }
@@ -449,7 +447,7 @@ public final class ControlSession {
                 }
             }
             return songs(range, of: listing, status: s)
-        case nil:
+        case nil, .idle?, .close?, .noidle?, .albumart?, .readpicture?, .listBegin?, .listOKBegin?:
             if let reply = try queueCommand(name, args) ?? databaseCommand(name, args) ?? searchCommand(name, args)
                 ?? playlistCommand(name, args) { return reply }
             throw MPDProtocol.Ack(code: .unknown, message: "unknown command \"\(String(name.prefix(64)))\"")
