@@ -182,13 +182,15 @@ import Testing
     }
 
     @Test func protocolWords() throws {
-        #expect(try MPDProtocol.words("play") == ["play"])
-        #expect(try MPDProtocol.words("  seekcur   +10  ") == ["seekcur", "+10"])
-        #expect(try MPDProtocol.words(#"find "a b" "c \"d\"" """#) == ["find", "a b", "c \"d\"", ""])
-        #expect(try MPDProtocol.words("add \"周杰伦/晴天.flac\"") == ["add", "周杰伦/晴天.flac"])
+        func request(_ name: String, _ arguments: [String] = []) -> MPDProtocol.Request { .init(name: name, arguments: arguments) }
+        #expect(try MPDProtocol.request("play") == request("play"))
+        #expect(try MPDProtocol.request("  seekcur   +10  ") == request("seekcur", ["+10"]))
+        #expect(try MPDProtocol.request(#"find "a b" "c \"d\"" """#) == request("find", ["a b", "c \"d\"", ""]))
+        #expect(try MPDProtocol.request("add \"周杰伦/晴天.flac\"") == request("add", ["周杰伦/晴天.flac"]))
         // A quote is a byte, as MPD reads it, even when a combining mark follows it.
-        #expect(try MPDProtocol.words("find \"\u{301}x\" \u{301}") == ["find", "\u{301}x", "\u{301}"])
-        #expect(throws: MPDProtocol.Ack.self) { try MPDProtocol.words("find \"open") }
+        #expect(try MPDProtocol.request("find \"\u{301}x\" \u{301}") == request("find", ["\u{301}x", "\u{301}"]))
+        #expect(try MPDProtocol.request(" \t ") == nil)
+        #expect(throws: MPDProtocol.Ack.self) { try MPDProtocol.request("find \"open") }
         #expect(MPDProtocol.quote("a b") == "\"a b\"")
         for mode in PlayMode.allCases {
             #expect(PlayOptions(mode: mode).mode == mode)

@@ -136,21 +136,21 @@ public final class ControlSession {
         }
         // The line is split once; what is not a plain command is told by its first word.
         do {
-            let words = try MPDProtocol.words(line)
-            let alone = words.count == 1
-            let command = words.first.flatMap { Self.commandsByName[$0] }
+            let request = try MPDProtocol.request(line)
+            let alone = request?.arguments.isEmpty ?? false
+            let command = request.flatMap { Self.commandsByName[$0.name] }
             switch command {
-            case .idle?: return idle(Array(words.dropFirst()))
+            case .idle?: return idle(request?.arguments ?? [])
             case .listBegin? where alone: list = []; listBytes = 0; listOK = false; return .none
             case .listOKBegin? where alone: list = []; listBytes = 0; listOK = true; return .none
             case .close? where alone: return .close
             case .noidle? where alone: return .none  // not idle: nothing to end, and MPD sends nothing
             case .albumart?, .readpicture?:
                 // Pictures answer in binary, so outside command lists only (as clients send them).
-                if let bytes = try pictureReply(words) { return .replyBytes(bytes) }
+                if let request, let bytes = try pictureReply(request) { return .replyBytes(bytes) }
             default: break
             }
-            var reply = try execute(words, command)
+            var reply = try execute(request, command)
             reply += "OK\n"  // in place: a listing can be megabytes
             return .reply(reply)
         } catch let ack as MPDProtocol.Ack {
@@ -182,8 +182,8 @@ public final class ControlSession {
         var out = ""
         for i in first..<end {
             do {
-                let words = try MPDProtocol.words(lines[i])
-                out += try execute(words, words.first.flatMap { Self.commandsByName[$0] })
+                let request = try MPDProtocol.request(lines[i])
+                out += try execute(request, request.flatMap { Self.commandsByName[$0.name] })
                 if listOK { out += "list_OK\n" }
             } catch let ack as MPDProtocol.Ack {
                 running = nil
@@ -256,9 +256,10 @@ public final class ControlSession {
     // MARK: Commands
 
     /// Runs one command; `command` is its name looked up in `commandsByName`.
-    private func execute(_ words: [String], _ command: Command?) throws -> String {
-        guard let name = words.first else { throw MPDProtocol.Ack(code: .unknown, message: "No command given") }
-        let args = Array(words.dropFirst())
+    private func execute(_ request: MPDProtocol.Request?, _ command: Command?) throws -> String {
+        guard let request else { throw MPDProtocol.Ack(code: .unknown, message: "No command given") }
+        let name = request.name
+        let args = request.arguments
         func arguments(_ range: ClosedRange<Int>) throws {
             guard range.contains(args.count) else {
                 throw MPDProtocol.Ack(code: .argument, message: "wrong number of arguments for \"\(name)\"")

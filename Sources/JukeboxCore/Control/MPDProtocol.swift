@@ -19,15 +19,23 @@ public enum MPDProtocol {
         public var message: String
     }
 
-    /// Splits a request line into words. The quotes, backslashes and blanks that matter
-    /// are ASCII, so the UTF-8 bytes are scanned as MPD scans them: a byte-wise pass
-    /// costs a fraction of walking grapheme clusters, on every command a client sends.
-    /// A word without quotes, as nearly all are, is made straight from its bytes.
-    public static func words(_ line: String) throws -> [String] {
+    /// A request line split into words: the command's name, then its arguments.
+    public struct Request: Equatable {
+        public var name: String
+        public var arguments: [String]
+    }
+
+    /// Splits a request line into words (nil: nothing but blanks). The quotes, backslashes
+    /// and blanks that matter are ASCII, so the UTF-8 bytes are scanned as MPD scans them:
+    /// a byte-wise pass costs a fraction of walking grapheme clusters, on every command a
+    /// client sends. A word without quotes, as nearly all are, is made straight from its
+    /// bytes. The name is kept apart from the arguments, so that the arguments are made
+    /// once, in the array the command reads (a command without any makes none).
+    public static func request(_ line: String) throws -> Request? {
         var line = line
         return try line.withUTF8 { bytes in
-            var words: [String] = []
-            words.reserveCapacity(4)  // most commands: growing from empty reallocated twice
+            var name: String?
+            var arguments: [String] = []
             var i = 0
             while i < bytes.count {
                 if isBlank(bytes[i]) { i += 1; continue }
@@ -50,10 +58,11 @@ public enum MPDProtocol {
                     i += 1
                 }
                 if inQuotes { throw Ack(code: .argument, message: "Missing closing '\"'") }
-                let word = UnsafeBufferPointer(rebasing: bytes[start..<i])
-                words.append(quoted ? unquoted(word) : String(decoding: word, as: UTF8.self))
+                let bytes = UnsafeBufferPointer(rebasing: bytes[start..<i])
+                let word = quoted ? unquoted(bytes) : String(decoding: bytes, as: UTF8.self)
+                if name == nil { name = word } else { arguments.append(word) }
             }
-            return words
+            return name.map { Request(name: $0, arguments: arguments) }
         }
     }
 

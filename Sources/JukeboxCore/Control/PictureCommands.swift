@@ -11,12 +11,13 @@ extension ControlSession {
         var type: String?
     }
 
-    /// The reply to `albumart` or `readpicture` (binary), or nil for any other line.
-    func pictureReply(_ words: [String]) throws -> [UInt8]? {
-        guard let name = words.first, name == "albumart" || name == "readpicture" else { return nil }
-        guard words.count == 3 else { throw MPDProtocol.Ack(code: .argument, message: "wrong number of arguments for \"\(name)\"") }
-        guard let offset = Int(words[2]), offset >= 0 else { throw MPDProtocol.Ack(code: .argument, message: "Integer expected: \(words[2].prefix(64))") }
-        guard let path = library.path(for: words[1]), catalog.snapshot.positions[path] != nil else {
+    /// The reply to `albumart` or `readpicture` (binary), or nil for any other command.
+    func pictureReply(_ request: MPDProtocol.Request) throws -> [UInt8]? {
+        let (name, arguments) = (request.name, request.arguments)
+        guard name == "albumart" || name == "readpicture" else { return nil }
+        guard arguments.count == 2 else { throw MPDProtocol.Ack(code: .argument, message: "wrong number of arguments for \"\(name)\"") }
+        guard let offset = Int(arguments[1]), offset >= 0 else { throw MPDProtocol.Ack(code: .argument, message: "Integer expected: \(arguments[1].prefix(64))") }
+        guard let path = library.path(for: arguments[0]), catalog.snapshot.positions[path] != nil else {
             throw MPDProtocol.Ack(code: .noExist, message: "No such song")
         }
         let picture = try name == "albumart" ? folderPicture(of: path) : embeddedPicture(of: path)
