@@ -10,8 +10,8 @@
 /// | shuffle    | 1      | 1      | 0      |
 ///
 /// Choosing a mode sets those three and leaves `consume` alone.
-public struct PlayOptions: Sendable, Equatable, Codable {
-    public enum Single: String, Sendable, Codable {
+public struct PlayOptions: Sendable, Equatable, Codable, BitwiseCopyable {
+    public enum Single: String, Sendable, Codable, BitwiseCopyable {
         case off, on
         /// As `on` for the current track only: when it ends, single is off again.
         case oneshot

@@ -751,12 +751,12 @@ final class PlayerMachine {
         var d = StatusDigest()
         d.state = state
         d.selected = playQueue.current.map { QueueSpot(position: $0, id: ids[$0]) }
-        d.path = currentToken != nil ? playQueue.current.flatMap { tracks[safe: $0] } : nil
+        d.path = currentToken != nil ? playQueue.current.flatMap { tracks[safe: $0] }.map(StatusDigest.hash) : nil
         d.hasMetadata = currentToken.flatMap { opened[$0]?.metadata } != nil
         d.queueVersion = queueVersion
         d.options = playQueue.options
         d.volume = volume
-        d.route = snapshot.route
+        d.route = StatusDigest.hash(snapshot.route)
         d.elapsed = elapsed
         return d
     }

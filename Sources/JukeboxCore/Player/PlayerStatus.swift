@@ -1,5 +1,5 @@
 /// The player's states. `completed` is an event, not a state: see `PlayerEvent`.
-public enum PlayerState: String, Sendable, Codable {
+public enum PlayerState: String, Sendable, Codable, BitwiseCopyable {
     case stopped, loading, playing, paused, error
 }
 
@@ -86,7 +86,7 @@ public struct PlayerStatus: @unchecked Sendable, Equatable {
 }
 
 /// A queue entry by position and by id.
-public struct QueueSpot: Sendable, Equatable {
+public struct QueueSpot: Sendable, Equatable, BitwiseCopyable {
     public var position: Int
     public var id: Int
 }

@@ -1,15 +1,21 @@
 /// The few facts of a status that tell which of MPD's subsystems a change touched: small
 /// and quick to make, so that the player hands it to clients waiting in `idle` before it
 /// builds the whole status (titles, stream details) for everyone else.
-public struct StatusDigest: Sendable, Equatable {
+///
+/// Plain bits only: the track's path and the route's device are kept as hashes, so a
+/// digest (and whatever holds one) is copied as bytes, with no reference counting and no
+/// calls into generic copying code on a change's way to the idle clients.
+public struct StatusDigest: Sendable, Equatable, BitwiseCopyable {
     public var state: PlayerState = .stopped
     public var selected: QueueSpot?
-    public var path: String?
+    /// The playing track's path, hashed (`Self.hash`).
+    public var path: UInt64?
     public var hasMetadata = false
     public var queueVersion = 1
     public var options = PlayOptions()
     public var volume = 100
-    public var route = RouteState.idle
+    /// The route's kind and device, hashed.
+    public var route = StatusDigest.hash(.idle)
     public var elapsed: Double = 0
 
     public init() {}
@@ -18,6 +24,19 @@ public struct StatusDigest: Sendable, Equatable {
     /// `seconds` earlier: a seek (more than 1.5 s off while playing, 0.5 s otherwise).
     public func jumped(from before: StatusDigest, seconds: Double) -> Bool {
         Self.jumped(from: (before.state, before.elapsed), to: elapsed, seconds: seconds)
+    }
+
+    /// Tells paths apart; two that differ and hash alike (one chance in 2^64) would miss
+    /// one `player` change.
+    static func hash(_ path: String) -> UInt64 { FNV1a.hash(path.utf8) }
+
+    static func hash(_ route: RouteState) -> UInt64 {
+        switch route {
+        case .idle: 0
+        case .playingOn(let device): hash(device) &+ 1
+        case .waitingFor(let device): hash(device) &+ 2
+        case .lost(let device): hash(device) &+ 3
+        }
     }
 
     static func jumped(from before: (state: PlayerState, elapsed: Double), to elapsed: Double, seconds: Double) -> Bool {
@@ -33,12 +52,12 @@ extension PlayerStatus {
         var d = StatusDigest()
         d.state = self.state
         d.selected = self.selected
-        d.path = self.path
+        d.path = self.path.map(StatusDigest.hash)
         d.hasMetadata = self.metadata != nil
         d.queueVersion = self.queueVersion
         d.options = self.options
         d.volume = self.volume
-        d.route = self.route
+        d.route = StatusDigest.hash(self.route)
         d.elapsed = self.elapsed
         return d
     }
