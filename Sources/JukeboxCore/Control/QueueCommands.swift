@@ -96,7 +96,8 @@ extension ControlSession {
         return ""
     }
 
-    /// Applies `change` to the player's queue in one step, turning a refused position or id into MPD's ACK.
+    /// Applies `change` to the player's queue in one step, turning a refused position or id
+    /// into MPD's ACK.
     @discardableResult
     func editQueue<T>(_ change: (inout QueueDraft) throws -> T) throws -> T {
         do {

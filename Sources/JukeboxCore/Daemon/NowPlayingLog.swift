@@ -2,8 +2,9 @@ import Dispatch
 import Logging
 
 /// Logs what a listener would notice: each track as it starts, each lyric line as it is
-/// reached, tracks skipped and errors. Lyrics are looked up off the player's lock, since
-/// that means reading files.
+/// reached, tracks skipped and errors. Lyrics are looked up on a queue of its own, not in
+/// the player's observer (which runs with the player's lock held), since that means
+/// reading files.
 final class NowPlayingLog: @unchecked Sendable {
     private let logger: Logger
     private let lookup = DispatchQueue(label: "jukebox.lyrics", qos: .utility)

@@ -19,7 +19,6 @@ public protocol PlaybackEngine: AnyObject, Sendable {
 
 extension AudioEngine: PlaybackEngine {}
 
-
 /// The player: an explicit state machine (`PlayerMachine`) over the queue and the engine,
 /// behind one lock, driven from any thread.
 ///
@@ -49,7 +48,6 @@ public final class Player: Sendable {
         public var rememberFolders: [String] = []
         public init() {}
     }
-
 
     private let machine: ConditionLocked<PlayerMachine>
     /// Where queued work and the machine's timers wait their turn.

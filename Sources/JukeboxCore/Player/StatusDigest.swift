@@ -30,13 +30,18 @@ public struct StatusDigest: Sendable, Equatable, BitwiseCopyable {
     /// one `player` change.
     static func hash(_ path: String) -> UInt64 { FNV1a.hash(path.utf8) }
 
+    /// The route's kind (one byte) and device, hashed as one.
     static func hash(_ route: RouteState) -> UInt64 {
-        switch route {
-        case .idle: 0
-        case .playingOn(let device): hash(device) &+ 1
-        case .waitingFor(let device): hash(device) &+ 2
-        case .lost(let device): hash(device) &+ 3
+        let (kind, device): (UInt8, String) = switch route {
+        case .idle: (0, "")
+        case .playingOn(let device): (1, device)
+        case .waitingFor(let device): (2, device)
+        case .lost(let device): (3, device)
         }
+        var hash = FNV1a()
+        hash.add(CollectionOfOne(kind))
+        hash.add(device.utf8)
+        return hash.value
     }
 
     static func jumped(from before: (state: PlayerState, elapsed: Double), to elapsed: Double, seconds: Double) -> Bool {
