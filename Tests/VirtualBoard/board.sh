@@ -1,11 +1,13 @@
 # Helpers for scenarios (sourced by /init in the guest; busybox sh).
 # A scenario ends by calling `pass` or `fail "reason"`. Its output goes to /out/NAME.log.
+# The first failure stands: a helper that fails on the way (gpio) is not undone by a
+# `pass` at the end.
 
 FIX=/board/fixtures
 CTL=/tmp/jukebox.sock
 
-pass() { echo pass > /tmp/result; }
-fail() { echo "fail $*" > /tmp/result; echo "FAIL: $*"; }
+pass() { grep -qs '^fail' /tmp/result || echo pass > /tmp/result; }
+fail() { grep -qs '^fail' /tmp/result || echo "fail $*" > /tmp/result; echo "FAIL: $*"; }
 
 # start_jukebox MUSIC_DIR [extra jukebox run options]: plays to the loopback card.
 # $PLAYBACK adds lines to [playback]; $AUDIO replaces the device line of [audio] (device
@@ -50,7 +52,9 @@ status() { ctl status | sed -n "s/^$1: //p"; }
 
 # gpio STEPS...: drive simulated lines (N=0 pulled down, i.e. a button to ground pressed;
 # N=1 pulled up, released; +Dms/+Dus waits) with sub-millisecond timing.
-gpio() { jukebox-board gpio "$@"; }
+# A step the tool could not take fails the scenario, rather than showing up later as a
+# missing press or click.
+gpio() { jukebox-board gpio "$@" || fail "jukebox-board gpio failed (exit $?): the lines were not driven as asked"; }
 
 # lines_up N...: buttons idle (pulled up) before the jukebox starts; simulated lines start
 # pulled down, which reads as pressed.

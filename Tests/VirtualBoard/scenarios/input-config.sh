@@ -68,7 +68,7 @@ echo 1 > $sim/late/live
 late=$(cat $sim/late/bank0/chip_name)
 wait_for 'button "late" on' 5 || { fail "the chip that appeared later was not picked up"; return; }
 before=$(status state)
-jukebox-board gpio --chip $late 0=0 +50ms 0=1
+gpio --chip $late 0=0 +50ms 0=1
 usleep 300000
 after=$(status state)
 [ "$after" != "$before" ] && [ "$after" != stop ] || { fail "the button on the late chip did not work: $before, then $after"; return; }
