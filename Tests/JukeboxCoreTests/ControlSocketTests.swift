@@ -181,7 +181,7 @@ import Testing
         #expect(s.handle(line: "close ") == .close)
     }
 
-    @Test func protocolWords() throws {
+    @Test func protocolRequests() throws {
         func request(_ name: String, _ arguments: [String] = []) -> MPDProtocol.Request { .init(name: name, arguments: arguments) }
         #expect(try MPDProtocol.request("play") == request("play"))
         #expect(try MPDProtocol.request("  seekcur   +10  ") == request("seekcur", ["+10"]))

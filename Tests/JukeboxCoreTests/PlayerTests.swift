@@ -71,6 +71,27 @@ final class FakeEngine: PlaybackEngine, @unchecked Sendable {
         return completed
     }
 
+    /// What a thread queued (`send`, an engine event) is applied before what it then asks,
+    /// though asking takes the lock on the asker's own thread; and commands from several
+    /// threads at once all land.
+    @Test func whatWasQueuedIsAppliedBeforeWhatIsAskedNext() async {
+        let (player, _) = player()
+        for volume in 0..<500 {
+            player.send(.setVolume(volume % 101))
+            #expect(player.status.volume == volume % 101)
+            player.perform(.setVolume((volume + 50) % 101))
+            #expect(player.status.volume == (volume + 50) % 101)
+        }
+        await withTaskGroup(of: Void.self) { group in
+            for _ in 0..<4 {
+                group.addTask { for _ in 0..<250 { player.send(.volumeStep(1)) } }
+                group.addTask { for _ in 0..<250 { player.perform(.volumeStep(-1)) } }
+            }
+        }
+        player.perform(.setVolume(50))
+        #expect(player.status.volume == 50)
+    }
+
     @Test func playGoesThroughLoadingToPlaying() {
         let (player, engine) = player()
         player.perform(.play)
