@@ -14,8 +14,8 @@ public struct StatusDigest: Sendable, Equatable, BitwiseCopyable {
     public var queueVersion = 1
     public var options = PlayOptions()
     public var volume = 100
-    /// The route's kind and device, hashed.
-    public var route = StatusDigest.hash(.idle)
+    /// The route's kind and device, hashed (`Self.hash`; 0: idle).
+    public var route: UInt64 = 0
     public var elapsed: Double = 0
 
     public init() {}
@@ -30,17 +30,16 @@ public struct StatusDigest: Sendable, Equatable, BitwiseCopyable {
     /// one `player` change.
     static func hash(_ path: String) -> UInt64 { FNV1a.hash(path.utf8) }
 
-    /// The route's kind (one byte) and device, hashed as one.
+    /// The route's kind (one byte) and device, hashed as one; 0 for `idle`. The device is
+    /// borrowed where it lies, not copied out.
     static func hash(_ route: RouteState) -> UInt64 {
-        let (kind, device): (UInt8, String) = switch route {
-        case .idle: (0, "")
-        case .playingOn(let device): (1, device)
-        case .waitingFor(let device): (2, device)
-        case .lost(let device): (3, device)
-        }
         var hash = FNV1a()
-        hash.add(CollectionOfOne(kind))
-        hash.add(device.utf8)
+        switch route {
+        case .idle: return 0
+        case .playingOn(let device): hash.add(CollectionOfOne(1)); hash.add(device.utf8)
+        case .waitingFor(let device): hash.add(CollectionOfOne(2)); hash.add(device.utf8)
+        case .lost(let device): hash.add(CollectionOfOne(3)); hash.add(device.utf8)
+        }
         return hash.value
     }
 
