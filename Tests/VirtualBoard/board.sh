@@ -174,6 +174,14 @@ usb_mark() {
 }
 # usb_take MARK FILE: the PCM the DAC received since MARK, into FILE.
 usb_take() { usb_stream | tail -c +$(($1 + 1)) > "$2"; }
+# usb_segments RECORDING REFERENCE: the stretches of the reference in what the DAC
+# received. QEMU's device can hold the last packets of the scenario before and write them
+# after the mark, ahead of this playback: a first stretch shorter than two periods (960
+# frames) is that, and is left out.
+usb_segments() {
+    jukebox-board segments --recording "$1" --reference "$2" --rate 48000 | grep -v 'ref=-1' |
+        awk 'NR == 1 { split($4, f, "="); if (f[2] + 0 < 960) next } { print }'
+}
 
 board_cleanup() {
     [ -n "${JUKEBOX_PID:-}" ] && kill "$JUKEBOX_PID" 2>/dev/null && wait "$JUKEBOX_PID" 2>/dev/null

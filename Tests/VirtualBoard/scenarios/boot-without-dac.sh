@@ -20,7 +20,7 @@ echo "from asking the host to plug it in to playing: $(awk -v a="$before" -v b="
 wait_jukebox || { fail "the jukebox did not finish"; return; }
 sleep 1
 usb_take "$mark" /tmp/boot.raw
-got=$(jukebox-board segments --recording /tmp/boot.raw --reference $FIX/long48.ref --rate 48000 | grep -v 'ref=-1')
+got=$(usb_segments /tmp/boot.raw $FIX/long48.ref)
 echo "$got"
 [ "$(echo "$got" | wc -l)" -eq 1 ] && [ "$(field ref "$got")" -le 240 ] && [ "$(( $(field ref "$got") + $(field frames "$got") ))" -eq 288000 ] ||
     { fail "not the whole track from its start: $got"; return; }

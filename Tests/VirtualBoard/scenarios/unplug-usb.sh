@@ -28,7 +28,7 @@ wait_jukebox || { fail "the jukebox did not finish: $(tail -n 3 /tmp/jukebox.log
 grep "output:" /tmp/jukebox.log
 sleep 1
 usb_take "$mark" /tmp/unplug.raw
-got=$(jukebox-board segments --recording /tmp/unplug.raw --reference $FIX/long48.ref --rate 48000 | grep -v 'ref=-1')
+got=$(usb_segments /tmp/unplug.raw $FIX/long48.ref)
 echo "$got"
 [ "$(echo "$got" | wc -l)" -eq 2 ] || { fail "expected two stretches around the unplug: $got"; return; }
 first=$(echo "$got" | sed -n 1p); second=$(echo "$got" | sed -n 2p)
