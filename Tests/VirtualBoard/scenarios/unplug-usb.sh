@@ -1,9 +1,12 @@
 # The USB DAC is pulled out mid-track (QEMU's device_del: a real USB disconnect): the
 # jukebox pauses with the reason and stays responsive; plugged back (device_add), it
 # resumes by itself, and what the DAC received goes on from within the fade of the point
-# where it paused: nothing skipped; at most two and a half periods repeated (the audio in
-# flight to a pulled USB device is lost with it, so it goes on two periods before where
-# the driver last said the DAC was).
+# where it paused: nothing skipped beyond the fade. The audio in flight to a pulled USB
+# device is lost with it, so the jukebox goes on from where the driver last said the DAC
+# was, less what the driver then had in flight and two periods more. How much QEMU's DAC
+# had really taken varies from pull to pull (bench/unplug-usb-spread: 8 to 27 ms heard
+# again), so what may be heard again is bounded by that design: two periods and the
+# driver's largest queue (snd-usb-audio keeps at most 18 ms in flight), 1,824 frames.
 usb_present || { fail "no USB DAC"; return; }
 mark=$(usb_mark)
 AUDIO="device = \"$USB_DAC\"" start_jukebox $FIX/long48 --exit-when-done
@@ -36,6 +39,6 @@ end1=$(( $(field ref "$first") + $(field frames "$first") ))
 jump=$(( $(field ref "$second") - end1 ))
 echo "resumed $jump frames from where the DAC stopped (negative: repeated)"
 [ "$(field ref "$first")" -eq 0 ] || { fail "did not start at the beginning: $first"; return; }
-[ $jump -ge -1200 ] && [ $jump -le 240 ] || { fail "resumed $jump frames away from the pause point"; return; }
+[ $jump -ge -1824 ] && [ $jump -le 240 ] || { fail "resumed $jump frames away from the pause point"; return; }
 [ "$(( $(field ref "$second") + $(field frames "$second") ))" -eq 288000 ] || { fail "did not play to the end: $second"; return; }
 pass
