@@ -17,6 +17,7 @@ while [ $pull -lt 7 ]; do
     usb_take "$mark" /tmp/spread.raw
     got=$(usb_segments /tmp/spread.raw $FIX/long48.ref)
     first=$(echo "$got" | sed -n 1p); second=$(echo "$got" | sed -n 2p)
+    [ -n "$second" ] || { fail "pull $pull: not two stretches around the pull: $got"; return; }
     jump=$(( $(field ref "$second") - $(field ref "$first") - $(field frames "$first") ))
     echo "pull $pull: went on $jump frames from where the DAC stopped"
     jumps="$jumps $jump"
