@@ -125,6 +125,37 @@ import Testing
         #expect(list == "OK\n")
     }
 
+    /// Issue 33 #6: a link planted under the temporary name is never written through.
+    @Test func saveNeverWritesThroughAPlantedLink() throws {
+        let box = try Box("planted-link")
+        try FileManager.default.createDirectory(atPath: box.playlists, withIntermediateDirectories: true)
+        let victim = try Fixtures.shared.scratchFolder("planted-link-victim") + "/precious"
+        try "precious\n".write(toFile: victim, atomically: true, encoding: .utf8)
+        // The name earlier versions wrote through, and the names this process would use next.
+        var planted = ["\(box.playlists)/.evil.m3u.new"]
+        planted += (1...64).map { "\(box.playlists)/\(AtomicFile.temporaryPrefix)\(getpid())-\($0)\(AtomicFile.temporarySuffix)" }
+        for link in planted { try? FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: victim) }
+        for _ in 0..<8 { #expect(box.say("save evil replace") == "OK\n") }
+        #expect(try String(contentsOfFile: victim, encoding: .utf8) == "precious\n")
+        #expect(box.file("evil.m3u")?.hasPrefix("#EXTM3U\n../Abba/") == true)
+        let attributes = try FileManager.default.attributesOfItem(atPath: box.playlists + "/evil.m3u")
+        #expect(attributes[.type] as? FileAttributeType == .typeRegular)
+    }
+
+    /// Issue 33 #16: any name that passes the check saves (250 bytes, the longest).
+    @Test func everyNameThatValidatesSaves() throws {
+        let box = try Box("long-names", playlistsInside: false)
+        for length in 245...250 {
+            let name = String(repeating: "n", count: length - 2) + "é"  // 2 bytes in UTF-8
+            #expect(box.say("save \"\(name)\"") == "OK\n", "\(length) bytes")
+            #expect(box.say("playlistadd \"\(name)\" Bach/x.mp3") == "OK\n", "\(length) bytes")
+            #expect(box.say("listplaylist \"\(name)\"").hasSuffix("file: Bach/x.mp3\nOK\n"), "\(length) bytes")
+        }
+        #expect(box.say("save \"\(String(repeating: "n", count: 251))\"") == "ACK [2@0] {save} Bad playlist name\n")
+        // Nothing but the playlists is left in the folder.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: box.playlists).allSatisfy { $0.hasSuffix(".m3u") })
+    }
+
     @Test func linesAreRelativeWhereTheFoldersMeet() {
         #expect(StoredPlaylists.relative("/srv/music/A/x.flac", from: "/srv/music/playlists") == "../A/x.flac")
         #expect(StoredPlaylists.relative("/srv/music/playlists/x.flac", from: "/srv/music/playlists") == "x.flac")

@@ -90,7 +90,9 @@ final class Download: @unchecked Sendable {
             let part = cache.newPartPath(for: url)
             let leftover = cache.claimLeftover(for: url, into: part)
             do {
-                fd = try systemCall { FilePath.withCString(part) { open($0, O_RDWR | O_CREAT | (leftover == nil ? O_TRUNC : 0) | O_CLOEXEC, 0o644) } }
+                // A leftover taken over is opened as it is, never through a link; else the file is new.
+                fd = leftover == nil ? try AtomicFile.createFresh(part, readable: true)
+                    : try systemCall { FilePath.withCString(part) { open($0, O_RDWR | O_NOFOLLOW | O_CLOEXEC) } }
             } catch {
                 cache.removePair(part)
                 cache.partEnded(part)

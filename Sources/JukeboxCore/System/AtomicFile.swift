@@ -4,7 +4,13 @@ import Glibc
 
 /// Replaces a file so that a power cut at any moment leaves either the old contents or the
 /// new: a temporary file in the same folder, written, flushed, renamed over the file, and
-/// the folder flushed. Used for the state file and the library index, which it also reads.
+/// the folder flushed. Every file the box replaces goes this way (the state, the queue,
+/// the library index, stored playlists, the download cache's records, the screen image).
+///
+/// The temporary file is made fresh, never opened through whatever is already there: a
+/// link planted under its name (a playlists folder others can write) is refused, not
+/// followed. Its name is `.jukebox-PID-N.new`: short whatever the final name (a name the
+/// folder takes always has room for it), and never shared by two writes at once.
 enum AtomicFile {
     /// A step that failed ("create", "write", "flush", "rename") and why.
     struct Failure: Error, Sendable {
@@ -20,10 +26,10 @@ enum AtomicFile {
     static func replace(_ path: String, with bytes: [UInt8], keepingPrevious previous: String? = nil,
                         durable: Bool = true) throws(Failure) {
         let folder = folder(of: path)
-        let temporary = "\(folder)/.\(name(of: path)).new"
+        let temporary = temporaryPath(in: folder)
         let fd: Int32
         do {
-            fd = try systemCall { FilePath.withCString(temporary) { open($0, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644) } }
+            fd = try createFresh(temporary)
         } catch {
             throw Failure(path: temporary, step: "create", errno: error)
         }
@@ -50,6 +56,32 @@ enum AtomicFile {
             _ = try? systemCall { fsync(dir) }
             close(dir)
         }
+    }
+
+    /// Creates `path` afresh for writing (`readable` also for reading), with
+    /// O_CREAT|O_EXCL|O_NOFOLLOW: whatever was left there (a dead run's file, or a link) is
+    /// removed first, and should something appear again in between, the call fails
+    /// instead of writing through it. The one way the box makes a file it then fills.
+    static func createFresh(_ path: String, readable: Bool = false) throws(Errno) -> Int32 {
+        _ = FilePath.withCString(path) { unlink($0) }
+        let access = readable ? O_RDWR : O_WRONLY
+        return try systemCall { FilePath.withCString(path) { open($0, access | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644) } }
+    }
+
+    // MARK: Temporary names
+
+    static let temporaryPrefix = ".jukebox-"
+    static let temporarySuffix = ".new"
+
+    /// Writes so far in this process: each temporary name is used once.
+    private static let serial = ConditionLocked<UInt64>(0)
+
+    private static func temporaryPath(in folder: String) -> String {
+        let n = serial.withLock { count in
+            count.wholeValue += 1
+            return count.wholeValue
+        }
+        return "\(folder)/\(temporaryPrefix)\(getpid())-\(n)\(temporarySuffix)"
     }
 
     /// The whole of a small file written this way; nil when there is none. Throws the
