@@ -156,6 +156,7 @@ public final class Daemon: @unchecked Sendable {
     public func run(handlingSignals: Bool = true) -> Outcome {
         logger.info("jukebox starting", metadata: ["music": "\(config.library.musicDirectory)", "device": "\(config.audio.output.device)"])
         if handlingSignals { handleSignals() }
+        removeLeftovers()
         let loaded = loadState()
         shared.withLock { $0.savedState = loaded }
         if let failure = startServices() {
@@ -290,6 +291,27 @@ public final class Daemon: @unchecked Sendable {
     }
 
     private var stateFile: StateFile? { config.state.file.isEmpty ? nil : StateFile(path: config.state.file) }
+
+    /// Before anything writes: the temporary files of writes a full disk, a kill or a power
+    /// cut stopped halfway, in the state folder and the playlists folder (the download
+    /// cache tidies its own when it is set up).
+    private func removeLeftovers() {
+        let config = self.config
+        var folders: [(folder: String, formerly: (String) -> Bool)] = []
+        if let stateFile {
+            let state = AtomicFile.name(of: stateFile.path)
+            let ours = [state, AtomicFile.name(of: QueueFile(beside: stateFile).path), "library.index"]
+            folders.append((StateFile.folder(of: stateFile.path), { ours.contains($0) }))
+        }
+        if !config.library.playlistsDirectory.isEmpty {
+            folders.append((config.library.playlistsDirectory, { StoredPlaylists.isPlaylistFile($0) }))
+        }
+        for (folder, formerly) in folders {
+            for name in AtomicFile.removeLeftovers(in: folder, formerly: formerly) {
+                logger.notice("removed \(folder)/\(name), left by a write that was cut short")
+            }
+        }
+    }
 
     /// Carries on where the last run left off, once the queue is known: the same track at
     /// the same frame (from the top if the file changed since), playing or not as

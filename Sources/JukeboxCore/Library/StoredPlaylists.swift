@@ -164,6 +164,9 @@ public struct StoredPlaylists: Sendable {
             && !name.contains(where: { $0 == "/" || $0 == "\n" || $0 == "\r" || $0 == "\0" })
     }
 
+    /// Whether a file name is a playlist's (by its extension).
+    static func isPlaylistFile(_ name: String) -> Bool { split(name) != nil }
+
     /// A file name's base and playlist extension, or nil when it is not a playlist.
     private static func split(_ file: String) -> (base: String, ext: String)? {
         guard let dot = file.lastIndex(of: ".") else { return nil }

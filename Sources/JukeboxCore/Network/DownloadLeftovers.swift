@@ -148,10 +148,10 @@ extension DownloadCache {
                     if !kept.contains(path) { removePair(path) }
                 } else if name.hasSuffix(".ranges") {
                     if !kept.contains(String(path.dropLast(".ranges".count))) { _ = FilePath.withCString(path) { unlink($0) } }
-                } else if name.hasPrefix("."), name.hasSuffix(".ranges.new") {
-                    _ = FilePath.withCString(path) { unlink($0) }  // a record cut while it was written
                 }
             }
+            // Records and `.meta` files cut while they were written.
+            AtomicFile.removeLeftovers(in: folder) { $0.hasSuffix(".ranges") || $0.hasSuffix(".meta") }
         }
         evict()  // a smaller cache_mb than the last run's
     }

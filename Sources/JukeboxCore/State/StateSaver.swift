@@ -91,7 +91,13 @@ public final class StateSaver: @unchecked Sendable {
                 queue.async { self.arm(booking) }
             }
         }
-        queue.sync { observer = id }
+        // The place is on the disk before `start` returns, so before the library index the
+        // scan then writes: a disk too full for that large file still has the small one.
+        let (memory, clientQueue) = player.saving
+        queue.sync {
+            observer = id
+            write(memory, clientQueue)
+        }
     }
 
     /// Writes what is unsaved, and saves nothing more.

@@ -9,8 +9,10 @@ import Glibc
 ///
 /// The temporary file is made fresh, never opened through whatever is already there: a
 /// link planted under its name (a playlists folder others can write) is refused, not
-/// followed. Its name is `.jukebox-PID-N.new`: short whatever the final name (a name the
-/// folder takes always has room for it), and never shared by two writes at once.
+/// followed. Its name is `.jukebox-PID-N.new`, short whatever the final name (a name the
+/// folder takes always has room for it), and a write that fails removes it, so a full disk
+/// is not left full. What a killed run left behind goes at the next start
+/// (`removeLeftovers`).
 enum AtomicFile {
     /// A step that failed ("create", "write", "flush", "rename") and why.
     struct Failure: Error, Sendable {
@@ -26,7 +28,8 @@ enum AtomicFile {
     static func replace(_ path: String, with bytes: [UInt8], keepingPrevious previous: String? = nil,
                         durable: Bool = true) throws(Failure) {
         let folder = folder(of: path)
-        let temporary = temporaryPath(in: folder)
+        let temporary = beginTemporary(in: folder)
+        defer { endTemporary(temporary) }
         let fd: Int32
         do {
             fd = try createFresh(temporary)
@@ -34,13 +37,13 @@ enum AtomicFile {
             throw Failure(path: temporary, step: "create", errno: error)
         }
         if let error = bytes.withUnsafeBytes({ writeAll(fd, $0) }) {
-            close(fd)
+            abandon(fd, temporary)
             throw Failure(path: temporary, step: "write", errno: error)
         }
         do {
             if durable { try systemCall { fsync(fd) } }
         } catch {
-            close(fd)
+            abandon(fd, temporary)
             throw Failure(path: temporary, step: "flush", errno: error)
         }
         close(fd)
@@ -50,6 +53,7 @@ enum AtomicFile {
         do {
             try systemCall { FilePath.withCString(temporary) { new in FilePath.withCString(path) { rename(new, $0) } } }
         } catch {
+            _ = FilePath.withCString(temporary) { unlink($0) }
             throw Failure(path: path, step: "rename", errno: error)
         }
         if durable, let dir = try? systemCall({ FilePath.withCString(folder) { open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) } }) {
@@ -68,20 +72,58 @@ enum AtomicFile {
         return try systemCall { FilePath.withCString(path) { open($0, access | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644) } }
     }
 
+    private static func abandon(_ fd: Int32, _ temporary: String) {
+        close(fd)
+        _ = FilePath.withCString(temporary) { unlink($0) }
+    }
+
     // MARK: Temporary names
 
     static let temporaryPrefix = ".jukebox-"
     static let temporarySuffix = ".new"
 
-    /// Writes so far in this process: each temporary name is used once.
-    private static let serial = ConditionLocked<UInt64>(0)
+    /// The temporary files this process is writing now, which tidying leaves alone.
+    private static let inFlight = ConditionLocked<(serial: UInt64, paths: Set<String>)>((0, []))
 
-    private static func temporaryPath(in folder: String) -> String {
-        let n = serial.withLock { count in
-            count.wholeValue += 1
-            return count.wholeValue
+    private static func beginTemporary(in folder: String) -> String {
+        inFlight.withLock { state in
+            state.serial += 1
+            let path = "\(folder)/\(temporaryPrefix)\(getpid())-\(state.serial)\(temporarySuffix)"
+            state.paths.insert(path)
+            return path
         }
-        return "\(folder)/\(temporaryPrefix)\(getpid())-\(n)\(temporarySuffix)"
+    }
+
+    private static func endTemporary(_ path: String) {
+        inFlight.withLock { _ = $0.paths.remove(path) }
+    }
+
+    /// Whether `name` is a temporary file of an atomic write: `.jukebox-…new`, or one of
+    /// the `.NAME.new` files earlier versions used when `formerly(NAME)` says NAME is a
+    /// file the caller writes there.
+    static func isTemporary(_ name: String, formerly: (String) -> Bool = { _ in false }) -> Bool {
+        guard name.hasPrefix("."), name.hasSuffix(temporarySuffix) else { return false }
+        if name.hasPrefix(temporaryPrefix) { return true }
+        return formerly(String(name.dropFirst().dropLast(temporarySuffix.count)))
+    }
+
+    /// Removes the temporary files that writes cut short (a full disk, a kill, a power
+    /// cut) left in `folder`, except those this process is writing now. Returns the names
+    /// removed.
+    @discardableResult
+    static func removeLeftovers(in folder: String, formerly: (String) -> Bool = { _ in false }) -> [String] {
+        guard !folder.isEmpty, let dir = FilePath.withCString(folder, { opendir($0) }) else { return [] }
+        var names: [String] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { FilePath.decode($0.prefix { $0 != 0 }) }
+            if isTemporary(name, formerly: formerly) { names.append(name) }
+        }
+        closedir(dir)
+        let writing = inFlight.current.paths
+        return names.filter { name in
+            let path = "\(folder)/\(name)"
+            return !writing.contains(path) && FilePath.withCString(path, { unlink($0) }) == 0
+        }
     }
 
     /// The whole of a small file written this way; nil when there is none. Throws the

@@ -169,11 +169,14 @@ final class LibraryService: Service, @unchecked Sendable {
         guard isCurrent(run) else { return true }
         let took = InputActionLog.milliseconds(MonotonicClock.now() - clock)
         logger.info("library: scanned in \(took) ms: \(reuse.foldersKept) folders unchanged, \(reuse.foldersListed) listed")
+        let playable = previous.map { $0.scan == index.scan && !index.scan.tracks.isEmpty } ?? false
+            || deliver(index.scan, settings, run: run, play: false, alreadyPlaying: started)
+        // After the queue, so after the state saver's first write: the place, a small
+        // file, is saved before this large one, which a nearly full disk may refuse.
         if let path = settings.index, index != previous {
             do { try index.save(path) } catch { logger.warning("library index: \(error); the next start scans everything") }
         }
-        if let previous, previous.scan == index.scan, !index.scan.tracks.isEmpty { return true }
-        return deliver(index.scan, settings, run: run, play: false, alreadyPlaying: started)
+        return playable
     }
 
     /// The index the last scan left, when it describes these folders.
