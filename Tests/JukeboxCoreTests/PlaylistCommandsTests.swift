@@ -156,6 +156,24 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: box.playlists).allSatisfy { $0.hasSuffix(".m3u") })
     }
 
+    /// Issue 33 #8: a URL in a stored playlist is kept exactly, through reads and edits.
+    @Test func urlsInAStoredPlaylistStayExact() throws {
+        let box = try Box("urls", playlistsInside: false)
+        let urls = ["http://radio.example/stream.mp3", "https://host:8443//a/../b/./c.mp3?x=1//2", "HTTP://Upper.example/x.mp3"]
+        try ("#EXTM3U\n" + urls.joined(separator: "\n") + "\n").write(toFile: box.playlists + "/radio.m3u", atomically: true, encoding: .utf8)
+        #expect(box.say("listplaylist radio") == urls.map { "file: \($0)\n" }.joined() + "OK\n")
+        #expect(box.say("playlistadd radio Bach/x.mp3") == "OK\n")
+        #expect(box.say("playlistadd radio \"http://other.example//x.mp3\"") == "OK\n")
+        let file = box.file("radio.m3u") ?? ""
+        #expect(file.hasPrefix("#EXTM3U\n" + urls.joined(separator: "\n") + "\n") && file.hasSuffix("Bach/x.mp3\nhttp://other.example//x.mp3\n"), "\(file)")
+        #expect(box.say("playlistadd radio \"http://bad url\"") == "ACK [2@0] {playlistadd} Malformed URL\n")
+        #expect(box.say("clear") == "OK\n")
+        #expect(box.say("add \"http://radio.example/live\"") == "OK\n")
+        #expect(box.say("save queue") == "OK\n")
+        #expect(box.file("queue.m3u") == "#EXTM3U\nhttp://radio.example/live\n")
+        #expect(LibraryScanner.canonical("http://a.example//b/../c") == "http://a.example//b/../c")
+    }
+
     @Test func linesAreRelativeWhereTheFoldersMeet() {
         #expect(StoredPlaylists.relative("/srv/music/A/x.flac", from: "/srv/music/playlists") == "../A/x.flac")
         #expect(StoredPlaylists.relative("/srv/music/playlists/x.flac", from: "/srv/music/playlists") == "x.flac")

@@ -63,7 +63,9 @@ extension ControlSession {
                 try playlists.edit(args[0], creating: true) { $0.removeAll() }
             case "playlistadd":
                 try arguments(2...3)
-                let found = library.tracks(named: args[1], in: catalog.snapshot.tracks.map(\.path))
+                // A URL is kept as it is, as `add` queues it.
+                let found = NetworkPlayback.isURL(args[1]) ? [try Self.url(args[1])]
+                    : library.tracks(named: args[1], in: catalog.snapshot.tracks.map(\.path))
                 guard !found.isEmpty else { throw MPDProtocol.Ack(code: .noExist, message: "No such directory") }
                 let position = try args.count == 3 ? Self.integer(args[2], name) : nil
                 try playlists.edit(args[0], creating: true) { tracks throws(StoredPlaylists.Failure) in

@@ -99,6 +99,8 @@ public enum LibraryScanner {
 
     /// A path with `.` and `..` resolved, so a playlist's `../Album/x.flac` matches the scan's.
     public static func canonical(_ path: String) -> String {
+        // A URL is not a path: its `//` and `..` mean something to the server.
+        if NetworkPlayback.isURL(path) { return path }
         var parts: [Substring] = []
         for part in path.split(separator: "/") {
             if part == "." || part.isEmpty { continue }

@@ -179,6 +179,7 @@ public struct StoredPlaylists: Sendable {
     /// root (a playlists folder inside the music folder writes `../Artist/track.flac`, and
     /// the music can move with its playlists), else absolute.
     static func relative(_ path: String, from folder: String) -> String {
+        if NetworkPlayback.isURL(path) { return path }  // written as it is
         let target = path.split(separator: "/")
         let base = folder.split(separator: "/")
         var common = 0
