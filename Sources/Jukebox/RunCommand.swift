@@ -14,7 +14,7 @@ struct RunCommand: ParsableCommand {
     @Option(help: "The configuration file.")
     var config = "config/jukebox.toml"
 
-    @Option(help: "Play this folder instead of the configured music_dir.")
+    @Option(help: "Play this folder instead of the configured music_dir (playlists stay in playlists_dir when the file sets it, else live here too).")
     var musicDir: String?
 
     @Option(help: "Control socket path, instead of the configured one.")

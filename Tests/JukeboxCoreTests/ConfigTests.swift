@@ -49,6 +49,27 @@ import Testing
         #expect(try parse("").state.file == "/var/lib/jukebox/state")
     }
 
+    /// Issue 33 #12: `--music-dir` replaces music_dir only; a configured playlists_dir stays.
+    @Test func musicDirLeavesAConfiguredPlaylistsFolderAlone() throws {
+        let folder = try Fixtures.shared.scratchFolder("music-dir-override")
+        let configured = "\(folder)/configured.toml"
+        try "[library]\nmusic_dir = \"/srv/music\"\nplaylists_dir = \"/srv/lists\"\n".write(toFile: configured, atomically: true, encoding: .utf8)
+        let c = try ConfigSource(path: configured, musicDirectory: "/home/pi/Music").load()
+        #expect(c.library.musicDirectory == "/home/pi/Music")
+        #expect(c.library.playlistsDirectory == "/srv/lists")
+        // Set to the default's own value, it is still the admin's choice.
+        try "[library]\nplaylists_dir = \"/srv/music/playlists\"\n".write(toFile: configured, atomically: true, encoding: .utf8)
+        #expect(try ConfigSource(path: configured, musicDirectory: "/m").load().library.playlistsDirectory == "/srv/music/playlists")
+        // Empty: no playlists folder, as configured.
+        try "[library]\nplaylists_dir = \"\"\n".write(toFile: configured, atomically: true, encoding: .utf8)
+        #expect(try ConfigSource(path: configured, musicDirectory: "/m").load().library.playlistsDirectory == "")
+        // Not set: playlists live with the music given.
+        try "".write(toFile: configured, atomically: true, encoding: .utf8)
+        let unset = try ConfigSource(path: configured, musicDirectory: "/m").load()
+        #expect(unset.library.musicDirectory == "/m" && unset.library.playlistsDirectory == "/m")
+        #expect(try ConfigSource(path: configured).load().library == JukeboxConfig().library)
+    }
+
     @Test func emptyFileGivesDefaults() throws {
         #expect(try parse("") == JukeboxConfig())
     }

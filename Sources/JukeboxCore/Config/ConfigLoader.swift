@@ -14,18 +14,21 @@ public struct ConfigError: Error, CustomStringConvertible, Equatable {
 /// sections and keys (typos), wrong types and out-of-range values are all errors with the
 /// line and column of the key, so a mistake made over SSH is named, not guessed at.
 public enum ConfigLoader {
-    public static func load(path: String, environment: [String: String] = [:]) throws -> JukeboxConfig {
+    /// `musicDirectory` (`--music-dir`) replaces `music_dir`, and is where playlists are
+    /// kept unless the file sets `playlists_dir`.
+    public static func load(path: String, environment: [String: String] = [:], musicDirectory: String? = nil) throws -> JukeboxConfig {
         let bytes: [UInt8]
         do {
             bytes = try FileReader.contents(of: path, limit: 1 << 20)
         } catch let error as MediaError {
             throw ConfigError(path: path, line: 0, column: 0, reason: error.reason)
         }
-        return try parse(ConfigText.decode(bytes, path: path), path: path, environment: environment)
+        return try parse(ConfigText.decode(bytes, path: path), path: path, environment: environment, musicDirectory: musicDirectory)
     }
 
     /// `environment` supplies systemd's folders for the defaults (see `JukeboxConfig.init(environment:)`).
-    public static func parse(_ text: String, path: String, environment: [String: String] = [:]) throws -> JukeboxConfig {
+    public static func parse(_ text: String, path: String, environment: [String: String] = [:],
+                             musicDirectory: String? = nil) throws -> JukeboxConfig {
         try ConfigText.refuseNUL(text, path: path)
         let table: TOMLTable
         do {
@@ -34,8 +37,12 @@ public enum ConfigLoader {
             throw ConfigError(path: path, line: error.source.begin.line, column: error.source.begin.column,
                               reason: error.description)
         }
-        var reader = Reader(table: table, locator: KeyLocator(text: text), path: path, defaults: JukeboxConfig(environment: environment))
-        return try reader.read()
+        var defaults = JukeboxConfig(environment: environment)
+        if let musicDirectory { defaults.library.playlistsDirectory = musicDirectory }
+        var reader = Reader(table: table, locator: KeyLocator(text: text), path: path, defaults: defaults)
+        var config = try reader.read()
+        if let musicDirectory { config.library.musicDirectory = musicDirectory }
+        return config
     }
 
     /// "320x240" as (320, 240); nil unless both are from 64 to 4096.

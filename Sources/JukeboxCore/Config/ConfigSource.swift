@@ -23,11 +23,7 @@ public struct ConfigSource: Sendable {
 
     /// Reads and checks the whole file; throws `ConfigError` (PATH:LINE:COLUMN: reason).
     public func load() throws -> JukeboxConfig {
-        var config = try ConfigLoader.load(path: path, environment: environment)
-        if let musicDirectory {
-            config.library.musicDirectory = musicDirectory
-            config.library.playlistsDirectory = musicDirectory
-        }
+        var config = try ConfigLoader.load(path: path, environment: environment, musicDirectory: musicDirectory)
         if let socket { config.control.socketPath = socket }
         if let stateFile { config.state.file = stateFile }
         if let device {
