@@ -115,10 +115,7 @@ extension ControlSession {
     /// current entry (`+0` right after it), as MPD 0.23 takes them.
     /// A URL a client queues: one line of visible characters, of a sane length.
     static func url(_ text: String) throws -> String {
-        guard text.utf8.count <= 4096, !text.unicodeScalars.contains(where: { $0.value <= 0x20 || $0.value == 0x7F }),
-              NetworkPlayback.isURL(text), text.count > 8 else {
-            throw MPDProtocol.Ack(code: .argument, message: "Malformed URL")
-        }
+        guard NetworkPlayback.isQueueable(text) else { throw MPDProtocol.Ack(code: .argument, message: "Malformed URL") }
         return text
     }
 

@@ -343,11 +343,15 @@ public final class Daemon: @unchecked Sendable {
         let file = QueueFile(beside: stateFile)
         let tracks: [String]
         do {
-            guard let loaded = try file.load() else {
+            guard let loaded = try file.load(musicDirectory: config.library.musicDirectory) else {
                 logger.warning("state: \(file.path) is missing; the queue is the library's again")
                 return
             }
-            tracks = loaded
+            for dropped in loaded.dropped { logger.warning("state: \(dropped)") }
+            if loaded.droppedCount > loaded.dropped.count {
+                logger.warning("state: \(file.path): \(loaded.droppedCount) entries left out in all")
+            }
+            tracks = loaded.tracks
         } catch {
             logger.warning("state: \(error); the queue is the library's again")
             return

@@ -31,6 +31,14 @@ public struct LibraryPaths: Sendable, Equatable {
         return parts.isEmpty ? String(root.dropLast()) : root + parts.joined(separator: "/")
     }
 
+    /// Whether `path` is one a client could have named: absolute, inside the music folder,
+    /// with no `.` or `..` parts, no empty ones, and no NUL.
+    public func holds(_ path: String) -> Bool {
+        guard !root.isEmpty, path.hasPrefix(root), path.utf8.count > root.utf8.count, !path.contains("\0" as Character) else { return false }
+        return !path.dropFirst(root.count).split(separator: "/", omittingEmptySubsequences: false)
+            .contains { $0.isEmpty || $0 == "." || $0 == ".." }
+    }
+
     /// The library's tracks that `uri` names: the file itself, or every track under a
     /// folder (the whole library for the root, "" or "/"). Empty when it names none.
     public func tracks(named uri: String, in library: [String]) -> [String] {

@@ -14,6 +14,13 @@ public enum NetworkPlayback {
         return lower.hasPrefix("http://") || lower.hasPrefix("https://")
     }
 
+    /// Whether a URL may be queued: one line of visible characters, of a sane length. The
+    /// rule for a client's `add` and for a saved queue read back.
+    public static func isQueueable(_ url: String) -> Bool {
+        url.utf8.count <= 4096 && url.count > 8 && isURL(url)
+            && !url.unicodeScalars.contains(where: { $0.value <= 0x20 || $0.value == 0x7F })
+    }
+
     /// Sets the cache (nil: none) and the timeouts; returns why the folder cannot be used,
     /// if it cannot.
     @discardableResult

@@ -28,8 +28,53 @@ public struct QueueFile: Sendable {
         }
     }
 
-    /// The saved queue; nil when there is no file.
+    /// The saved queue as written, every entry; nil when there is no file.
     public func load() throws(StateFile.Problem) -> [String]? {
+        try entries()?.map(\.path)
+    }
+
+    /// What reading the queue back kept, and what it left out.
+    public struct Checked: Sendable, Equatable {
+        public var tracks: [String]
+        /// `PATH:LINE: reason`, for the first few entries left out.
+        public var dropped: [String]
+        /// How many were left out in all.
+        public var droppedCount: Int
+    }
+
+    /// The first entries left out are named one by one; the rest are counted.
+    static let droppedNamed = 20
+
+    /// The saved queue, taken as a client's `add` would take it: a file in the music folder
+    /// named plainly (nothing outside it, no `..`), or a URL; and no more entries than a
+    /// queue holds. The file is the box's own, but anyone who could write it must not get
+    /// more than a client could. Nil when there is no file.
+    public func load(musicDirectory: String) throws(StateFile.Problem) -> Checked? {
+        guard let entries = try entries() else { return nil }
+        let library = LibraryPaths(musicDirectory: musicDirectory)
+        var checked = Checked(tracks: [], dropped: [], droppedCount: 0)
+        func drop(_ line: Int, _ reason: String) {
+            if checked.dropped.count < Self.droppedNamed { checked.dropped.append("\(path):\(line): \(reason)") }
+        }
+        for (line, entry) in entries {
+            if checked.tracks.count == QueueDraft.maximumLength {
+                drop(line, "this entry and every one after it left out: a queue holds at most \(QueueDraft.maximumLength)")
+                checked.droppedCount += entries.count - checked.tracks.count - checked.droppedCount
+                break
+            }
+            let allowed = NetworkPlayback.isURL(entry) ? NetworkPlayback.isQueueable(entry) : library.holds(entry)
+            if allowed {
+                checked.tracks.append(entry)
+            } else {
+                drop(line, "\(FilePath.displayed(String(entry.prefix(256)))) left out: \(NetworkPlayback.isURL(entry) ? "not a URL a client may add" : "not a file in \(musicDirectory)")")
+                checked.droppedCount += 1
+            }
+        }
+        return checked
+    }
+
+    /// Each entry with its line number (from 1, the `#EXTM3U` line included).
+    private func entries() throws(StateFile.Problem) -> [(line: Int, path: String)]? {
         let contents: [UInt8]?
         do {
             contents = try AtomicFile.contents(of: path, limit: Self.sizeLimit)
@@ -37,9 +82,12 @@ public struct QueueFile: Sendable {
             throw .broken(path: path, reason: error.reason)
         }
         guard let contents else { return nil }
-        return contents.split(separator: 0x0a).compactMap { line in
-            line.first == UInt8(ascii: "#") ? nil : FilePath.decode(line)
+        var entries: [(line: Int, path: String)] = []
+        for (index, line) in contents.split(separator: 0x0a, omittingEmptySubsequences: false).enumerated()
+        where !line.isEmpty && line.first != UInt8(ascii: "#") {
+            entries.append((index + 1, FilePath.decode(line)))
         }
+        return entries
     }
 
     /// No client queue any more: the library's list is the queue.
