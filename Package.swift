@@ -46,6 +46,10 @@ let package = Package(
             linkerSettings: [.unsafeFlags(["-Xlinker", "--export-dynamic-symbol=_gnutls_global_init_skip"])]
         ),
 
+        // `jukebox run`'s first act, before any library starts: hold the signals it handles.
+        // The executable's alone (the tests link JukeboxCore, never this).
+        .target(name: "CJukeboxStart"),
+
         // Everything the daemon does lives here, so the executable and the tests share it.
         .target(
             name: "JukeboxCore",
@@ -59,7 +63,7 @@ let package = Package(
         .executableTarget(
             name: "Jukebox",
             dependencies: [
-                "JukeboxCore",
+                "JukeboxCore", "CJukeboxStart",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: functionSections,

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CJukeboxStart
 import JukeboxCore
 
 @main
@@ -10,6 +11,13 @@ struct JukeboxCommand: ParsableCommand {
         subcommands: [RunCommand.self, CtlCommand.self, StatusCommand.self, ProbeCommand.self, DecodeCommand.self,
                       LyricsCommand.self, ScreenshotCommand.self, MixerCommand.self, CheckConfigCommand.self, DemoLibraryCommand.self, VersionCommand.self]
     )
+
+    static func main() {
+        // `jukebox run` held the signals it handles before the libraries started
+        // (CJukeboxStart/start.c); held again here should a loader skip that step.
+        if CommandLine.arguments.dropFirst().first == "run", jukebox_start_held_signals() == 0 { Daemon.holdSignals() }
+        main(nil)
+    }
 }
 
 enum JukeboxVersion {

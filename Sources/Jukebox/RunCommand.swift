@@ -42,6 +42,7 @@ struct RunCommand: ParsableCommand {
     }
 
     func run() throws {
+        // The signals the daemon handles are held already (`JukeboxCommand.main`).
         let startedAt = MonotonicClock.now()
         // Alongside reading the box's own config: on a slow board each takes tens of ms.
         ALSAOutput.readConfigurationAhead()

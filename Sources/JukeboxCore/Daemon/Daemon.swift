@@ -530,6 +530,17 @@ public final class Daemon: @unchecked Sendable {
         (SIGTERM, "SIGTERM"), (SIGINT, "SIGINT"), (SIGQUIT, "SIGQUIT"), (SIGUSR1, "SIGUSR1"), (SIGUSR2, "SIGUSR2"),
     ]
 
+    /// The signals `run` handles, held back in every thread from the first thing
+    /// `jukebox run` does (before any thread starts, so all inherit it): one that comes
+    /// while the box starts waits, pending, for `run` to take it, instead of killing the
+    /// box by its default action.
+    public static func holdSignals() {
+        var held = sigset_t()
+        sigemptyset(&held)
+        for number in stopSignals.map(\.number) + [SIGHUP] { sigaddset(&held, number) }
+        pthread_sigmask(SIG_BLOCK, &held, nil)
+    }
+
     /// Their default action (die, leaving the socket file behind) is turned off from the
     /// start. A client that hangs up mid-reply must never kill the box: SIGPIPE is ignored
     /// and the write reports EPIPE instead.
@@ -542,7 +553,12 @@ public final class Daemon: @unchecked Sendable {
     }
 
     private func watch(_ number: Int32, handler: @escaping @Sendable () -> Void) {
-        signal(number, SIG_IGN)
+        // Held (`holdSignals`), it reaches the source pending or not; ignoring it would
+        // drop one that came during the start. Not held (a daemon run in a test), any
+        // thread could take it by its default action, so it is ignored.
+        var mask = sigset_t()
+        pthread_sigmask(SIG_BLOCK, nil, &mask)
+        if sigismember(&mask, number) != 1 { signal(number, SIG_IGN) }
         let source = DispatchSource.makeSignalSource(signal: number, queue: signalQueue)
         source.setEventHandler(handler: handler)
         source.resume()
