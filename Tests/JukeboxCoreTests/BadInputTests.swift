@@ -100,6 +100,61 @@ import Testing
         #expect(decode.peakBytes < 200 * 1024 * 1024, "peak RSS \(decode.peakBytes >> 10) KiB")
     }
 
+    /// `music16.flac` with `block` (type, body) put right after its STREAMINFO.
+    func flac(inserting block: (type: UInt8, body: [UInt8])) throws -> [UInt8] {
+        let bytes = try fx.bytes("music16.flac")
+        let streamInfoEnd = 4 + 4 + 34
+        precondition(bytes[4] & 0x7F == 0 && bytes[4] & 0x80 == 0, "STREAMINFO first, not last")
+        let length = block.body.count
+        let header = [block.type, UInt8(length >> 16), UInt8((length >> 8) & 0xFF), UInt8(length & 0xFF)]
+        return Array(bytes[..<streamInfoEnd]) + header + block.body + Array(bytes[streamInfoEnd...])
+    }
+
+    static func bigEndian(_ value: UInt32) -> [UInt8] { [24, 16, 8, 0].map { UInt8((value >> $0) & 0xFF) } }
+    static func littleEndian(_ value: UInt32) -> [UInt8] { [0, 8, 16, 24].map { UInt8((value >> $0) & 0xFF) } }
+
+    /// Issue 33 #13: one bad metadata block (a PICTURE claiming 4 GiB, a Vorbis comment
+    /// count past what libFLAC takes, or one past the block) is skipped and the audio plays,
+    /// sample for sample what `flac -d` gives for the file without it.
+    @Test(arguments: ["picture", "comments", "comments-in-range"])
+    func aFlacWithOneBadMetadataBlockPlays(_ kind: String) throws {
+        let mime = Array("image/jpeg".utf8)
+        let block: (UInt8, [UInt8]) = switch kind {
+        case "picture":
+            (6, Self.bigEndian(3) + Self.bigEndian(UInt32(mime.count)) + mime + [UInt32](repeating: 0, count: 5).flatMap(Self.bigEndian)
+                + Self.bigEndian(0xFFFF_FFFF) + [UInt8](repeating: 0xFF, count: 100))
+        case "comments":
+            (4, Self.littleEndian(1) + [0x78] + Self.littleEndian(0xFFFF_FFF0) + Self.littleEndian(5) + Array("A=bcd".utf8))
+        default:
+            (4, Self.littleEndian(1) + [0x78] + Self.littleEndian(100_000) + Self.littleEndian(5) + Array("A=bcd".utf8))
+        }
+        let path = try fx.write("bad-\(kind).flac", flac(inserting: block))
+        let run = try probe(path)
+        #expect(run.probe["ok"] as? Bool == true, "\(run.probe) \(run.stderr)")
+        let ours = try Tools.run(Tools.jukebox, ["decode", path, "-o", "-"]).stdout
+        expectSame(ours, try fx.flacReference("music16.flac"))
+    }
+
+    /// Issue 33 #13: an ID3v2 tag claiming 256 MB in front of a small MP3 is a damaged
+    /// size: the audio after it plays, exactly as the file without the tag does.
+    @Test func anMP3WhoseTagClaims256MBPlays() throws {
+        var tag = ID3Builder(version: 3)
+        tag.text("TIT2", "Claims Too Much", .latin1)
+        var bytes = tag.build()
+        bytes.replaceSubrange(6..<10, with: [0x7F, 0x7F, 0x7F, 0x7F])  // 256 MB - 1, synchsafe
+        let path = try fx.write("claims-256mb.mp3", bytes + (try fx.bytes("cbr.mp3")))
+        let run = try probe(path)
+        #expect(run.probe["ok"] as? Bool == true, "\(run.probe) \(run.stderr)")
+        #expect(run.probe["title"] as? String == "Claims Too Much")
+        let ours = try Tools.run(Tools.jukebox, ["decode", path, "-o", "-"]).stdout
+        #expect(ours == (try fx.mpg123Reference("cbr.mp3")))
+        let decode = try Tools.peakMemory(Tools.jukebox, ["decode", path, "-o", "/dev/null"])
+        #expect(decode.peakBytes < 100 * 1024 * 1024, "peak RSS \(decode.peakBytes >> 10) KiB")
+        // A tag that really runs past the end, with no audio after its header, is still named so.
+        let cut = try probe(try fx.write("tag-only.mp3", bytes))
+        #expect(error(cut).contains("ID3v2"), "\(cut.probe)")
+    }
+
     @Test func bitFlipsInTheMiddleOfAFlac() throws {
         var bytes = try fx.bytes("music16.flac")
         var generator = SplitMix(seed: 7)

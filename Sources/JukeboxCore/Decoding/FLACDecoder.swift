@@ -85,12 +85,24 @@ final class FLACDecoder: AudioDecoder {
         if budgetExceeded {
             throw MediaError.corrupt(path, "metadata blocks run past \(Self.metadataBudget >> 20) MiB")
         }
-        guard metadataRead, info.sampleRate > 0 else {
+        guard info.sampleRate > 0 else {
             throw fatal ?? MediaError.corrupt(path, "no valid STREAMINFO block (\(FLACStatus.describe(state)))")
         }
         if let fatal { throw fatal }
-        var metadataEnd: FLAC__uint64 = 0
-        if FLAC__stream_decoder_get_decode_position(decoder, &metadataEnd) != 0 { firstFrameOffset = Int64(metadataEnd) }
+        if metadataRead {
+            var metadataEnd: FLAC__uint64 = 0
+            if FLAC__stream_decoder_get_decode_position(decoder, &metadataEnd) != 0 { firstFrameOffset = Int64(metadataEnd) }
+        } else {
+            // libFLAC gave up on a block it could not read (a PICTURE claiming 4 GiB, more
+            // comments than it takes) after the STREAMINFO: the audio is still there, where
+            // the blocks' own lengths say it starts. Blocks after the bad one go unread.
+            guard state == FLAC__STREAM_DECODER_SEARCH_FOR_FRAME_SYNC, let audio = try audioStart() else {
+                throw MediaError.corrupt(path, "metadata blocks unreadable (\(FLACStatus.describe(state)))")
+            }
+            warnings.add("a damaged metadata block was skipped; tags or a cover after it are not read")
+            firstFrameOffset = audio
+            rewind(to: (0, audio))
+        }
         startAudioPhase()
         lengthFromHeader = info.totalFrames > 0
         if !lengthFromHeader {
@@ -100,6 +112,20 @@ final class FLACDecoder: AudioDecoder {
             position = 0
             warnings = DecodeWarnings()
         }
+    }
+
+    /// Where the first frame starts, from the chain of metadata block headers (each says
+    /// its length and whether it is the last); nil when the chain runs past the file.
+    private func audioStart() throws -> Int64? {
+        let marker = try FormatSniffer.offsetAfterID3v2(file)  // "fLaC", after any ID3v2 tag
+        var at = marker + 4
+        while at - marker <= Self.metadataBudget {
+            let header = try file.read(at: at, count: 4)
+            guard header.count == 4 else { return nil }
+            at += 4 + (Int64(header[1]) << 16 | Int64(header[2]) << 8 | Int64(header[3]))
+            if header[0] & 0x80 != 0 { return at < file.size ? at : nil }
+        }
+        return nil
     }
 
     private func startAudioPhase() {

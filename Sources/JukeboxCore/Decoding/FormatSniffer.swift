@@ -33,14 +33,34 @@ enum FormatSniffer {
         throw MediaError.unrecognised(file.path, "no FLAC, MP3 or WAV signature (first bytes: \(shown))")
     }
 
-    /// Skips any number of stacked ID3v2 tags at the start of the file.
+    /// Skips any number of stacked ID3v2 tags at the start of the file. A tag that claims
+    /// more bytes than the file holds (256 MB in a 5 MB file) has a damaged size: the audio
+    /// is then where the first MPEG frames after its header are, as mpg123 finds it.
     static func offsetAfterID3v2(_ file: any MediaSource) throws -> Int64 {
         var offset: Int64 = 0
         while true {
             let header = try file.read(at: offset, count: 10)
             guard let size = ID3v2Header(header)?.totalSize else { return offset }
+            if offset + Int64(size) > file.size, let frames = try firstMPEGFrames(in: file, from: offset + 10) { return frames }
             offset += Int64(size)
         }
+    }
+
+    /// How far a tag with a damaged size is searched for audio: beyond the largest cover
+    /// kept, and the search reads in windows, so memory stays small.
+    static let damagedTagSearchLimit: Int64 = 2 * Int64(TagLimits.maximumPictureBytes)
+
+    /// The offset of the first two MPEG frames at or after `start`, or nil.
+    private static func firstMPEGFrames(in file: any MediaSource, from start: Int64) throws -> Int64? {
+        let window = mpegSearchWindow
+        var at = start
+        while at < min(file.size, start + damagedTagSearchLimit) {
+            let bytes = try file.read(at: at, count: window)
+            if let found = findMPEGFrames(bytes) { return at + Int64(found) }
+            if bytes.count < window { return nil }
+            at += Int64(window - 4096)  // windows overlap by more than a frame
+        }
+        return nil
     }
 
     /// The offset of the first of two consecutive valid MPEG audio frame headers, or nil.

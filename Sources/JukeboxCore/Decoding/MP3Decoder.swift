@@ -42,7 +42,9 @@ final class MP3Decoder: AudioDecoder {
     /// `exactLength: false` skips the frame scan, for reading tags in a library scan; the
     /// length is then libmpg123's estimate and seeking is approximate.
     init(reader source: any MediaSource, exactLength: Bool = true) throws {
-        reader = MPG123Reader(source)
+        // libmpg123 starts after the ID3v2 tags: MP3Tags reads them, and a tag whose size
+        // is damaged would have it skip past the end of the file.
+        reader = MPG123Reader(source, start: try FormatSniffer.offsetAfterID3v2(source))
         let path = source.path
         MPG123Library.initialise()
         var err: Int32 = 0
@@ -188,18 +190,23 @@ final class MP3Decoder: AudioDecoder {
     }
 }
 
-/// libmpg123's reads, by position, over a `MediaSource`: a failure is kept here for the
-/// decoder to rethrow, since libmpg123 only learns that the read failed.
+/// libmpg123's reads, by position, over a `MediaSource` from `start` on (libmpg123's 0):
+/// a failure is kept here for the decoder to rethrow, since libmpg123 only learns that
+/// the read failed.
 private final class MPG123Reader {
     let source: any MediaSource
+    let start: Int64
     var offset: Int64 = 0
     private var failure: (any Error)?
 
-    init(_ source: any MediaSource) { self.source = source }
+    init(_ source: any MediaSource, start: Int64) {
+        self.source = source
+        self.start = start
+    }
 
     func read(_ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
         do {
-            let got = try source.read(into: UnsafeMutableRawBufferPointer(start: buffer, count: count), at: offset)
+            let got = try source.read(into: UnsafeMutableRawBufferPointer(start: buffer, count: count), at: start + offset)
             offset += Int64(got)
             return got
         } catch {
@@ -213,7 +220,7 @@ private final class MPG123Reader {
         if source.size == .max, !(whence == SEEK_CUR && target == 0) { return -1 }
         let base: Int64 = switch whence {
         case SEEK_CUR: offset
-        case SEEK_END: source.size
+        case SEEK_END: source.size - start
         default: 0
         }
         guard base + target >= 0 else { return -1 }
