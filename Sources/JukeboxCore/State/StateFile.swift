@@ -67,7 +67,8 @@ public struct StateFile: Sendable {
     static let checksumPrefix = "# checksum "
 
     public static func encode(_ state: SavedState) throws -> [UInt8] {
-        let body = try TOMLEncoder().encode(state) as String
+        // Not TOMLKit's encoder, which keeps every node it makes (TOMLTextEncoder.swift).
+        let body = try TOMLTextEncoder().encode(state)
         var bytes = Array("# Jukebox state: where playback was. Written by the jukebox; edits are ignored.\n".utf8)
         bytes += body.utf8
         if bytes.last != 0x0a { bytes.append(0x0a) }
