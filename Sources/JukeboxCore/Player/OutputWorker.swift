@@ -126,6 +126,10 @@ final class OutputWorker: @unchecked Sendable {  // confined to the audio thread
             }
             state = .stopped
             engine.shared.withLock { s in
+                // A play posted after this stop (its `begin` is later in this batch) has
+                // asked the decode thread for its track: that request stands. Only a
+                // play moves the generation past this thread's own.
+                guard s.generation == generation else { return }
                 s.generation += 1
                 generation = s.generation
                 s.decodeRequest = DecodeRequest(kind: .stop, generation: generation)
@@ -293,6 +297,7 @@ final class OutputWorker: @unchecked Sendable {  // confined to the audio thread
     private func reposition(to place: TrackPosition) {
         position.restart(at: place)
         engine.shared.withLock { s in
+            guard s.generation == generation else { return }  // a newer play stands (see .stop)
             s.generation += 1
             generation = s.generation
             if case .load(let ref, _)? = s.decodeRequest?.kind, ref.token == place.token {
