@@ -14,7 +14,7 @@ FONT_PACKAGES="fonts-dejavu-core fonts-wqy-microhei"
 # iproute2 for the network namespace, its throttle and the board's netem.
 TEST_PACKAGES="sox flac lame mpg123 mpc time python3-mpd ncmpcpp tmux nginx-light iproute2"
 # Measuring tools and the peers the benchmarks run beside us.
-BENCH_PACKAGES="time mpd mpc"
+BENCH_PACKAGES="time mpd mpc libjpeg-turbo-progs"
 
 # Seconds since the outermost script started, so a CI log shows where the time goes.
 : "${JUKEBOX_T0:=$(date +%s)}"
