@@ -118,6 +118,7 @@ final class PlayerMachine {
         if paths != tracks {
             let kept = idsKept(for: paths)
             queueVersion += 1
+            consecutiveFailures = 0
             entryVersions = kept.indices.map { i in
                 i < ids.count && ids[i] == kept[i] ? entryVersions[i] : queueVersion
             }
@@ -251,6 +252,7 @@ final class PlayerMachine {
     func handle(_ command: PlayerCommand) {
         switch command {
         case .play:
+            startAfresh()
             switch state {
             case .paused: resumePlayback()
             case .playing, .loading: break
@@ -261,9 +263,11 @@ final class PlayerMachine {
             }
         case .playPosition(let position):
             guard playQueue.jump(to: position) != nil else { return }
+            startAfresh()
             start(position: position)
         case .playFrom(let position, let frame):
             guard playQueue.jump(to: position) != nil else { return }
+            startAfresh()
             start(position: position, fromFrame: max(0, frame), paused: state == .paused, exactly: true)
         case .pause:
             resumeWhenOutputReturns = false  // paused on purpose: stay paused when it returns
@@ -331,6 +335,12 @@ final class PlayerMachine {
             if wasPlayingBeforeInterruption, settings.resumeAfterInterruption, state == .paused { resumePlayback() }
         }
         notify()
+    }
+
+    /// An explicit play starts with a clean slate: the entries that failed before it no
+    /// longer count towards stopping.
+    private func startAfresh() {
+        consecutiveFailures = 0
     }
 
     /// Starts the track at `position`. Coming into a folder that keeps its place, from
@@ -644,6 +654,8 @@ final class PlayerMachine {
         let oldCurrent = playQueue.current
         let wasPlaying = state == .playing || state == .loading
         queueVersion += 1
+        // Failures in a row count against the list they happened in.
+        consecutiveFailures = 0
         var oldPlace: [Int: Int] = [:]
         for (at, id) in ids.enumerated() { oldPlace[id] = at }
         entryVersions = newIds.indices.map { at in
