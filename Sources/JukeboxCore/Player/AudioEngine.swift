@@ -92,6 +92,8 @@ public struct EngineSnapshot: Sendable, Equatable {
 
 /// A network track's buffer, as the decode thread sees it.
 public struct StreamBuffer: Sendable, Equatable {
+    /// The play it describes: the one being decoded, which is not always the one heard.
+    public var token: Int
     /// Seconds of audio downloaded but not yet decoded.
     public var secondsAhead: Double
     /// The decoder is waiting for bytes that have not arrived.

@@ -86,6 +86,7 @@ final class DecodeWorker: @unchecked Sendable {  // confined to the decode threa
         case .load(let ref, let frame):
             previous = nil
             current = nil
+            publishStream()  // the last track's network buffer is not this one's
             open(ref, at: frame)
         case .reposition(let token, let frame):
             if let current, current.ref.token == token {
@@ -100,6 +101,7 @@ final class DecodeWorker: @unchecked Sendable {  // confined to the decode threa
         case .stop:
             current = nil
             ended = true
+            publishStream()
         }
     }
 
@@ -131,7 +133,7 @@ final class DecodeWorker: @unchecked Sendable {  // confined to the decode threa
         stream.listen { [weak engine] news in engine?.onEvent(.streamNews(token: token, news)) }
         stream.whileWaiting = { [weak engine] waiting in
             engine?.shared.withLock { s in
-                if s.published.stream == nil { s.published.stream = StreamBuffer(secondsAhead: 0, waiting: waiting) }
+                if s.published.stream?.token != token { s.published.stream = StreamBuffer(token: token, secondsAhead: 0, waiting: waiting) }
                 s.published.stream?.waiting = waiting
             }
         }
@@ -160,7 +162,7 @@ final class DecodeWorker: @unchecked Sendable {  // confined to the decode threa
             let rate = Self.bytesPerSecond(current.decoder, stream) ?? 0
             let ahead = complete && !stream.isLive ? Double(current.decoder.info.totalFrames - current.decoder.position) / Double(current.decoder.info.sampleRate)
                 : (rate > 0 ? Double(bytes) / rate : 0)
-            return StreamBuffer(secondsAhead: max(0, ahead), waiting: false)
+            return StreamBuffer(token: current.ref.token, secondsAhead: max(0, ahead), waiting: false)
         }
         engine.shared.withLock { s in
             guard s.published.stream != report else { return }

@@ -337,9 +337,10 @@ final class PlayerMachine {
         notify()
     }
 
-    /// An explicit play starts with a clean slate: the entries that failed before it no
-    /// longer count towards stopping.
+    /// An explicit play starts with a clean slate, as MPD's does: the last error is
+    /// cleared, and the entries that failed before it no longer count towards stopping.
     private func startAfresh() {
+        lastError = nil
         consecutiveFailures = 0
     }
 
@@ -791,7 +792,8 @@ final class PlayerMachine {
         s.volume = volume
         s.route = snapshot.route
         s.mixer = snapshot.mixer
-        if let stream = snapshot.stream, let path = s.path, NetworkPlayback.isURL(path) {
+        // The network's state is the decoded track's: shown while that is the one heard.
+        if let stream = snapshot.stream, stream.token == currentToken, let path = s.path, NetworkPlayback.isURL(path) {
             let rate = Double(currentInfo?.sampleRate ?? 0)
             s.bufferedSeconds = (rate > 0 ? Double(snapshot.queuedFrames) / rate : 0) + stream.secondsAhead
             s.buffering = state == .playing && stream.waiting && snapshot.queuedFrames == 0
