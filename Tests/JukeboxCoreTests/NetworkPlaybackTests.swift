@@ -350,10 +350,11 @@ import Testing
             var at = 0
             while at < stream.count {
                 let piece = Array(stream[at..<min(stream.count, at + size)])
-                titles += piece.withUnsafeBytes { demuxer.feed($0) { audio += $0 } }
+                piece.withUnsafeBytes { demuxer.feed($0, audio: { audio += $0 }, title: { titles.append("\($0) after \(audio.count)") }) }
                 at += size
             }
-            #expect(audio == Array(1...10) && titles == ["Ab - Cd"], "pieces of \(size)")
+            // The title comes between the audio before its block and the audio after it.
+            #expect(audio == Array(1...10) && titles == ["Ab - Cd after 4"], "pieces of \(size)")
         }
         #expect(ICYDemuxer.title(in: Array("StreamTitle='Rock'n'Roll';StreamUrl='';".utf8)) == "Rock'n'Roll")
         #expect(ICYDemuxer.title(in: [0x53] + Array("treamTitle='Caf\u{e9}';".utf8)) == "Café")
@@ -378,13 +379,20 @@ import Testing
         let stream = try #require(decoder.source as? HTTPSource)
         stream.listen { news.add($0) }
         #expect(stream.isLive && decoder.info.totalFrames == 0 && decoder.info.sampleRate == 44_100)
-        // Four seconds of audio, with sound in it, while the titles change.
-        let audio = try decoder.readAll(maxFrames: 4 * 44_100)
-        #expect(audio.count == 4 * 44_100 * 4)
+        // Four seconds of audio, with sound in it, while the titles change; each title is
+        // reached where its song starts in the audio (128 kbit/s: 40 KiB is 2.56 s), not
+        // when its bytes arrive, seconds before.
+        var audio: [UInt8] = []
+        var titles: [(title: String, frame: Int64)] = []
+        while audio.count < 4 * 44_100 * 4 {
+            if let title = stream.titleReached() { titles.append((title, decoder.position)) }
+            audio += try decoder.readAll(maxFrames: 1024)
+        }
         #expect(audio.contains { $0 != 0 })
-        #expect(news.wait { $0.contains(.title(RadioStation.title(2))) }, "\(news.all)")
-        #expect(news.all.first == .station(station.name))
-        #expect(news.all.contains(.title(RadioStation.title(1))))
+        #expect(news.all == [.station(station.name)])
+        #expect(titles.map(\.title) == [RadioStation.title(1), RadioStation.title(2)], "\(titles)")
+        let songStart = Int64(Double(40 << 10) / 16_000 * 44_100)
+        #expect(titles.count == 2 && abs(titles[1].frame - songStart) < 4096, "\(titles), song 2 from frame \(songStart)")
         // A live stream cannot be sought in, and its length is not made up.
         #expect(throws: MediaError.self) { try decoder.seek(toFrame: 44_100) }
     }

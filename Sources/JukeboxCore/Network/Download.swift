@@ -50,8 +50,10 @@ final class Download: @unchecked Sendable {
     private let part: String?
     private let limits: HTTPTransfer.Limits
     /// Told each title a live stream sends, and each new problem while it retries (on the
-    /// download's thread).
-    private let onNews: @Sendable (StreamNews) -> Void
+    /// download's thread). A title comes with its place in the live stream (`LiveRing`'s
+    /// count of the audio before it: it names the audio from there on), and is told with
+    /// `progress` locked, so the listener only takes note of it.
+    private let onNews: @Sendable (StreamNews, _ place: Int64) -> Void
     /// A live stream's in-band metadata, per connection, and the last title it gave
     /// (stations repeat it in every block).
     private var demuxer: ICYDemuxer?
@@ -82,7 +84,7 @@ final class Download: @unchecked Sendable {
 
     /// Starts the transfer. With a cache, the bytes go to its `.part` file; without one,
     /// to a temporary file that vanishes with the download.
-    init(url: String, cache: DownloadCache?, limits: HTTPTransfer.Limits = .init(), onNews: @escaping @Sendable (StreamNews) -> Void = { _ in }) throws {
+    init(url: String, cache: DownloadCache?, limits: HTTPTransfer.Limits = .init(), onNews: @escaping @Sendable (StreamNews, Int64) -> Void = { _, _ in }) throws {
         self.url = url
         self.limits = limits
         self.onNews = onNews
@@ -157,7 +159,7 @@ final class Download: @unchecked Sendable {
                     p.broadcast()
                     return (giveUp, new)
                 }
-                if new { onNews(.problem(error)) }
+                if new { onNews(.problem(error), 0) }
                 if giveUp { return }
             }
             if attempt > 0 { pause(before: attempt) }
@@ -357,22 +359,22 @@ final class Download: @unchecked Sendable {
         return true
     }
 
-    /// A live stream's bytes: titles out, audio into the ring.
+    /// A live stream's bytes: titles out, audio into the ring. Each new title is told
+    /// before the audio after it can be read, so no reader passes it unaware.
     private func takeLive(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        var titles: [String] = []
         progress.withLock { p in
             if var demuxer {
-                titles = demuxer.feed(bytes) { p.live?.append($0) }
+                demuxer.feed(bytes, audio: { p.live?.append($0) }, title: { title in
+                    guard title != lastTitle else { return }
+                    lastTitle = title
+                    onNews(.title(title), p.live?.end ?? 0)
+                })
                 self.demuxer = demuxer
             } else {
                 p.live?.append(bytes)
             }
             p.problem = nil
             p.broadcast()
-        }
-        for title in titles where title != lastTitle {
-            lastTitle = title
-            onNews(.title(title))
         }
         return !progress.withLock { $0.stopping }
     }

@@ -20,9 +20,17 @@ final class HTTPSource: MediaSource {
     private let news = ConditionLocked(News())
     private struct News {
         var station: String?
-        var title: String?
         var listener: (@Sendable (StreamNews) -> Void)?
+        /// Titles the reader has not reached yet, each with the place its song starts.
+        var titles: [(text: String, place: Int64)] = []
+        /// A title came already: the next one starts a new song, where the first named
+        /// the one playing when the stream was joined.
+        var titled = false
     }
+
+    /// Titles waiting for the reader, at most: a station that sends one every few bytes
+    /// keeps only its latest ones.
+    static let waitingTitles = 16
 
     /// Told when a read starts waiting for the network and when it has its bytes (on the
     /// reading thread): the player shows "buffering" meanwhile.
@@ -36,12 +44,16 @@ final class HTTPSource: MediaSource {
         path = url
         self.interruption = interruption
         let news = self.news
-        download = try Download(url: url, cache: cache, limits: limits) { item in
-            let listener = news.withLock { n in
-                if case .title(let title) = item { n.title = title }
-                return n.listener
+        download = try Download(url: url, cache: cache, limits: limits) { item, place in
+            guard case .title(let title) = item else {
+                news.withLock { $0.listener }?(item)
+                return
             }
-            listener?(item)
+            news.withLock { n in
+                n.titles.append((title, n.titled ? place : 0))
+                n.titled = true
+                if n.titles.count > Self.waitingTitles { n.titles.removeFirst() }
+            }
         }
         do {
             let head = try Self.waitForHead(download, interruption: interruption)
@@ -57,15 +69,28 @@ final class HTTPSource: MediaSource {
 
     deinit { download.stop() }
 
-    /// Hears the station's name and each title from now on, starting with those already
-    /// known (on the download's thread).
+    /// Hears the station's name (at once, if known) and the network's trouble from now on
+    /// (on the download's thread). Titles are not told here: they go with the audio they
+    /// name (`titleReached`).
     func listen(_ listener: @escaping @Sendable (StreamNews) -> Void) {
-        let (station, title) = news.withLock { n in
+        let station = news.withLock { n in
             n.listener = listener
-            return (n.station, n.title)
+            return n.station
         }
         if let station { listener(.station(station)) }
-        if let title { listener(.title(title)) }
+    }
+
+    /// The latest title whose song the reader has reached, once: the audio read from
+    /// here on is that song's. A live stream's titles come with the bytes, seconds ahead
+    /// of the listener; the decoder hands each on with the audio it decodes next.
+    func titleReached() -> String? {
+        guard isLive else { return nil }
+        let reader = download.progress.withLock { $0.wanted }
+        return news.withLock { n in
+            guard let reached = n.titles.lastIndex(where: { $0.place <= reader }) else { return nil }
+            defer { n.titles.removeFirst(reached + 1) }
+            return n.titles[reached].text
+        }
     }
 
     /// What the download has now: how much is here ahead of the reader, whether the rest

@@ -14,9 +14,10 @@ struct ICYDemuxer: Sendable {
         audioLeft = interval
     }
 
-    /// Splits `bytes`: the audio goes to `audio` in order, and each title found is returned.
-    mutating func feed(_ bytes: UnsafeRawBufferPointer, audio: (UnsafeRawBufferPointer) -> Void) -> [String] {
-        var titles: [String] = []
+    /// Splits `bytes`: the audio goes to `audio`, and each title found to `title`, in the
+    /// order they came, so the caller knows which audio each title comes before (the
+    /// song it names starts there).
+    mutating func feed(_ bytes: UnsafeRawBufferPointer, audio: (UnsafeRawBufferPointer) -> Void, title: (String) -> Void) {
         var at = 0
         while at < bytes.count {
             if let left = metadataLeft {
@@ -33,7 +34,7 @@ struct ICYDemuxer: Sendable {
                 at += take
                 metadataLeft = left - take
                 if metadataLeft == 0 {
-                    if let title = Self.title(in: block) { titles.append(title) }
+                    if let found = Self.title(in: block) { title(found) }
                     block.removeAll(keepingCapacity: true)
                     metadataLeft = nil
                 }
@@ -45,7 +46,6 @@ struct ICYDemuxer: Sendable {
             audioLeft -= take
             if audioLeft == 0 { metadataLeft = 0 }
         }
-        return titles
     }
 
     /// The `StreamTitle` of a metadata block: UTF-8, or Latin-1 when it is not.

@@ -17,6 +17,9 @@ final class PCMChunk {
     var consumed = 0
     /// Nothing follows: the queue ended.
     var endOfStream = false
+    /// A live stream's new title, whose song starts with this chunk's first frame: told
+    /// when that frame is heard.
+    var title: String?
     private(set) var bytes: UnsafeMutableRawPointer
     private(set) var capacity: Int
 

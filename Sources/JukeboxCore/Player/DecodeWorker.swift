@@ -126,8 +126,9 @@ final class DecodeWorker: @unchecked Sendable {  // confined to the decode threa
         }
     }
 
-    /// A radio stream's name and titles reach the player as they come (after the track
-    /// is known to it as opened), and its waits for the network show as buffering.
+    /// A radio stream's name reaches the player as it comes (after the track is known to
+    /// it as opened), and its waits for the network show as buffering. Its titles go with
+    /// the audio (`decodeOneChunk`).
     private func listenToStream(_ decoder: any AudioDecoder, token: Int) {
         guard let stream = decoder.source as? HTTPSource else { return }
         stream.listen { [weak engine] news in engine?.onEvent(.streamNews(token: token, news)) }
@@ -209,6 +210,8 @@ final class DecodeWorker: @unchecked Sendable {  // confined to the decode threa
             let format = OutputFormat(decoder.info)
             chunk.reserve(engine.settings.chunkFrames * format.bytesPerFrame)
             let startFrame = decoder.position
+            // A title the reader has passed names the audio decoded from here on.
+            let title = (decoder.source as? HTTPSource)?.titleReached()
             let frames: Int
             do {
                 frames = try decoder.read(into: UnsafeMutableRawBufferPointer(start: chunk.bytes, count: engine.settings.chunkFrames * format.bytesPerFrame))
@@ -229,6 +232,7 @@ final class DecodeWorker: @unchecked Sendable {  // confined to the decode threa
                 chunk.frames = frames
                 chunk.consumed = 0
                 chunk.endOfStream = false
+                chunk.title = title
                 engine.queue.publish()
                 return
             }
@@ -257,6 +261,7 @@ final class DecodeWorker: @unchecked Sendable {  // confined to the decode threa
         chunk.frames = 0
         chunk.consumed = 0
         chunk.endOfStream = true
+        chunk.title = nil
         ended = true
         engine.queue.publish()
     }

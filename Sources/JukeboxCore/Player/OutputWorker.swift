@@ -43,6 +43,8 @@ final class OutputWorker: @unchecked Sendable {  // confined to the audio thread
     private var interruptStartedAt: UInt64 = 0
     private var audibleAfterNanoseconds: UInt64 = 0
     private var dropouts = DropoutReport()
+    /// A live stream's titles written with the audio they name, told when it is heard.
+    private var titles: [(place: TrackPosition, text: String)] = []
 
     init(engine: AudioEngine) {
         self.engine = engine
@@ -105,6 +107,7 @@ final class OutputWorker: @unchecked Sendable {  // confined to the audio thread
             awaitingAudio = paused ? nil : ("start", postedAt)
             generation = newGeneration
             position.begin(at: TrackPosition(token: token, frame: frame))
+            titles.removeAll()
             lastError = nil
             state = paused ? .paused : .playing
             gain.cancelFade()
@@ -125,6 +128,7 @@ final class OutputWorker: @unchecked Sendable {  // confined to the audio thread
                 applied("stop", postedAt)
             }
             state = .stopped
+            titles.removeAll()
             engine.shared.withLock { s in
                 // A play posted after this stop (its `begin` is later in this batch) has
                 // asked the decode thread for its track: that request stands. Only a
@@ -381,6 +385,9 @@ final class OutputWorker: @unchecked Sendable {  // confined to the audio thread
             awaitingAudio = nil
         }
         position.wrote(frames, of: chunk.token, from: chunk.startFrame + Int64(chunk.consumed))
+        if chunk.consumed == 0, let title = chunk.title {
+            titles.append((TrackPosition(token: chunk.token, frame: chunk.startFrame), title))
+        }
         chunk.consumed += frames
         if chunk.consumed >= chunk.frames { engine.queue.release() }
     }
@@ -422,9 +429,14 @@ final class OutputWorker: @unchecked Sendable {  // confined to the audio thread
         engine.onEvent(.outputFailed(error))
     }
 
-    /// Tells the player when the first frame of a new track is heard.
+    /// Tells the player when the first frame of a new track is heard, then each title
+    /// whose audio is heard.
     private func announceTrackChanges(_ heard: TrackPosition?) {
         if let token = position.newlyHeard(heard) { engine.onEvent(.trackStarted(token: token)) }
+        while let first = titles.first, position.reached(first.place) {
+            titles.removeFirst()
+            engine.onEvent(.streamNews(token: first.place.token, .title(first.text)))
+        }
     }
 
     /// The track and frame being heard now.

@@ -80,6 +80,16 @@ struct PlaybackPosition {
         return TrackPosition(token: segment.token, frame: segment.frame + mark - segment.written)
     }
 
+    /// Whether the listener, at the last look, had reached `place`, a frame written
+    /// earlier: it is heard, or behind what is kept (its track was left, or playing went
+    /// on past it after a restart).
+    func reached(_ place: TrackPosition) -> Bool {
+        guard let heard = lastLook?.mark else { return false }
+        guard let first = segments.firstIndex(where: { $0.token == place.token }), segments[first].frame <= place.frame,
+              let segment = segments[first...].last(where: { $0.token == place.token && $0.frame <= place.frame }) else { return true }
+        return segment.written + (place.frame - segment.frame) <= heard
+    }
+
     /// The token heard now if it is newly heard (to be announced once), forgetting the
     /// segments of tracks before it.
     mutating func newlyHeard(_ position: TrackPosition?) -> Int? {
