@@ -128,4 +128,26 @@ import Testing
         watcher.send("ping\n")
         #expect(watcher.read(until: "OK\n") == "OK\n")
     }
+
+    /// A station's new title is a change to the playing entry, as in MPD: the queue's
+    /// version moves, `plchanges` lists the entry with it, and `playlist` and `player`
+    /// wake idle clients, so apps show it.
+    @Test func aStationsNewTitleWakesIdleClients() throws {
+        let station = try RadioStation(playing: Fixtures.shared.path("cbr.mp3"), bytesPerSong: 40 << 10)
+        let (daemon, c) = try RadioTitleTests.playing(station, name: "idle-radio")
+        #expect(daemon.wait(seconds: 20) { RadioTitleTests.look(c)["Title"] != nil }, "\(daemon.log)")
+        func version() -> Int { Int(RadioTitleTests.look(c)["playlist"] ?? "") ?? -1 }
+        c.send("idle playlist\n")
+        #expect(c.read(until: "OK\n") == "changed: playlist\nOK\n")
+        let before = version()
+        let title = RadioTitleTests.look(c)["Title"] ?? ""
+        c.send("idle playlist\n")
+        #expect(c.read(until: "OK\n") == "changed: playlist\nOK\n")
+        #expect(version() > before)
+        c.send("plchanges \(before)\n")
+        let changes = c.read(until: "OK\n")
+        #expect(changes.contains("Title: Test Band - Song ") && !changes.contains("Title: \(title)\n"), "\(changes)")
+        c.send("idle player\n")
+        #expect(c.read(until: "OK\n") == "changed: player\nOK\n")
+    }
 }

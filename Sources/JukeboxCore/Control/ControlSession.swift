@@ -349,7 +349,7 @@ public final class ControlSession {
                 throw MPDProtocol.Ack(code: .noExist, message: "No such song")
             }
             try player.perform { status in
-                guard status.queueVersion == listing.version else { throw MPDProtocol.Ack(code: .noExist, message: "No such song") }
+                guard status.tracksVersion == listing.tracksVersion else { throw MPDProtocol.Ack(code: .noExist, message: "No such song") }
                 return .playPosition(position)
             }
         case .pause?:

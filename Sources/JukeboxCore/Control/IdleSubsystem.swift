@@ -24,7 +24,7 @@ public enum IdleSubsystem: String, CaseIterable, Sendable, Hashable {
         if old.queueVersion != new.queueVersion { changed.insert(.playlist) }
         if old.route != new.route { changed.insert(.output) }
         if old.state != new.state || old.selected != new.selected || old.path != new.path
-            || old.hasMetadata != new.hasMetadata || new.jumped(from: old, seconds: seconds) {
+            || old.hasMetadata != new.hasMetadata || old.tagChanges != new.tagChanges || new.jumped(from: old, seconds: seconds) {
             changed.insert(.player)
         }
         return changed

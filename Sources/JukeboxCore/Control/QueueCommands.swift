@@ -49,7 +49,7 @@ extension ControlSession {
             }
             let rate = catalog.snapshot.tags(of: listing.paths[position])?.format?.split(separator: ":").first.flatMap { Int($0) }
             try player.perform { status in
-                guard status.queueVersion == listing.version else { throw MPDProtocol.Ack(code: .noExist, message: "No such song") }
+                guard status.tracksVersion == listing.tracksVersion else { throw MPDProtocol.Ack(code: .noExist, message: "No such song") }
                 if status.queuePosition == position, status.state != .stopped { return .seek(seconds: seconds) }
                 guard let rate else { return .playPosition(position) }
                 return .playFrom(position: position, frame: Int64(seconds * Double(rate)))

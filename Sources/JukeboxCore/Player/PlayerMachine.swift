@@ -18,6 +18,12 @@ final class PlayerMachine {
     private var ids: [Int] = []
     private var lastId = 0
     private var queueVersion = 1
+    /// The version at which the list of tracks last changed: a new title of the playing
+    /// stream moves `queueVersion` too (clients list it), but is nothing to save.
+    private var tracksVersion = 1
+    /// Moves on each time the playing track's tags change while it plays (a station's
+    /// name, a new title): idle clients hear `player` and `playlist`, as MPD's do.
+    private var tagChanges = 0
     /// The version at which each entry last got its id or place (MPD's `plchanges`).
     private var entryVersions: [Int] = []
     /// The library's tracks as last given, and whether the queue is still that list: once
@@ -118,6 +124,7 @@ final class PlayerMachine {
         if paths != tracks {
             let kept = idsKept(for: paths)
             queueVersion += 1
+            tracksVersion = queueVersion
             consecutiveFailures = 0
             entryVersions = kept.indices.map { i in
                 i < ids.count && ids[i] == kept[i] ? entryVersions[i] : queueVersion
@@ -161,7 +168,7 @@ final class PlayerMachine {
     }
 
     var saving: (memory: PlaybackMemory, clientQueue: ClientQueue?) {
-        (makeMemory(), queueEdited && !tracks.isEmpty ? ClientQueue(version: queueVersion, tracks: tracks) : nil)
+        (makeMemory(), queueEdited && !tracks.isEmpty ? ClientQueue(version: tracksVersion, tracks: tracks) : nil)
     }
 
     func restoreClientQueue(_ paths: [String]) {
@@ -212,7 +219,7 @@ final class PlayerMachine {
         return result
     }
 
-    var listing: QueueListing { QueueListing(version: queueVersion, ids: ids, paths: tracks, changedAt: entryVersions) }
+    var listing: QueueListing { QueueListing(version: queueVersion, tracksVersion: tracksVersion, ids: ids, paths: tracks, changedAt: entryVersions) }
 
     /// Ids for a new track list: an entry whose file was already queued keeps that
     /// entry's id (the first unclaimed one, for a file queued twice); others get new ones.
@@ -508,13 +515,15 @@ final class PlayerMachine {
             if token == currentToken { movingBack = false }  // a later failure is not a step back
         case .streamNews(let token, let news):
             guard var entry = opened[token] else { break }
+            let before = entry.metadata
             switch news {
             case .station(let name): entry.metadata.stationName = name
             case .title(let title): entry.metadata.title = title
             case .problem: return  // the log's, not the status's
             }
+            guard entry.metadata != before else { return }
             opened[token] = entry
-            if token == currentToken { notify() }
+            if token == currentToken { currentTagsChanged() }
         case .decoderAdvanced(let token):
             guard let pending = pendingNext, pending.token == token else { break }
             decodedAhead.append(Ahead(token: token, position: pending.position))
@@ -619,6 +628,16 @@ final class PlayerMachine {
         notify()
     }
 
+    /// The playing entry's tags changed: its version moves with the queue's, so that
+    /// `plchanges` lists it again and idle clients hear `playlist` and `player`.
+    private func currentTagsChanged() {
+        tagChanges += 1
+        queueVersion += 1
+        if let position = currentToken.flatMap({ tokens[$0] }), position < entryVersions.count {
+            entryVersions[position] = queueVersion
+        }
+    }
+
     private func forgetOldTokens() {
         let keep = Set([currentToken, pendingNext?.token].compactMap { $0 } + decodedAhead.map(\.token))
         tokens = tokens.filter { keep.contains($0.key) || $0.key > (currentToken ?? 0) }
@@ -655,6 +674,7 @@ final class PlayerMachine {
         let oldCurrent = playQueue.current
         let wasPlaying = state == .playing || state == .loading
         queueVersion += 1
+        tracksVersion = queueVersion
         // Failures in a row count against the list they happened in.
         consecutiveFailures = 0
         var oldPlace: [Int: Int] = [:]
@@ -767,6 +787,7 @@ final class PlayerMachine {
         d.path = currentToken != nil ? playQueue.current.flatMap { tracks[safe: $0] }.map(StatusDigest.hash) : nil
         d.hasMetadata = currentToken.flatMap { opened[$0]?.metadata } != nil
         d.queueVersion = queueVersion
+        d.tagChanges = tagChanges
         d.options = playQueue.options
         d.volume = volume
         d.route = StatusDigest.hash(snapshot.route)
@@ -783,6 +804,8 @@ final class PlayerMachine {
         s.selected = playQueue.current.map { QueueSpot(position: $0, id: ids[$0]) }
         s.upcoming = playQueue.upcoming.map { QueueSpot(position: $0, id: ids[$0]) }
         s.queueVersion = queueVersion
+        s.tagChanges = tagChanges
+        s.tracksVersion = tracksVersion
         s.path = s.queuePosition.flatMap { tracks[safe: $0] }
         s.metadata = currentToken.flatMap { opened[$0]?.metadata }
         s.info = currentInfo

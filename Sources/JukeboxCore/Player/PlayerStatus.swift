@@ -22,6 +22,11 @@ public struct PlayerStatus: @unchecked Sendable, Equatable {
         public var upcoming: QueueSpot?
         /// Moves on with every change to the queue (MPD's `playlist`).
         public var queueVersion = 1
+        /// Moves on each time the playing track's tags change while it plays (a station's
+        /// name or a new title): MPD's `player` and `playlist` changes.
+        public var tagChanges = 0
+        /// The queue's version when its list of entries last changed (not their tags).
+        public var tracksVersion = 1
         public var path: String?
         public var metadata: TrackMetadata?
         public var info: StreamInfo?
@@ -94,6 +99,9 @@ public struct QueueSpot: Sendable, Equatable, BitwiseCopyable {
 /// The queue as clients list it.
 public struct QueueListing: Sendable, Equatable {
     public var version: Int
+    /// The version when the entries last changed: a command that found a position in
+    /// this listing applies it while the entries are still these.
+    public var tracksVersion: Int
     public var ids: [Int]
     public var paths: [String]
     /// The version at which each entry came to be where it is.

@@ -12,6 +12,8 @@ public struct StatusDigest: Sendable, Equatable, BitwiseCopyable {
     public var path: UInt64?
     public var hasMetadata = false
     public var queueVersion = 1
+    /// Moves on when the playing track's tags change as it plays (a station's new title).
+    public var tagChanges = 0
     public var options = PlayOptions()
     public var volume = 100
     /// The route's kind and device, hashed (`Self.hash`; 0: idle).
@@ -59,6 +61,7 @@ extension PlayerStatus {
         d.path = self.path.map(StatusDigest.hash)
         d.hasMetadata = self.metadata != nil
         d.queueVersion = self.queueVersion
+        d.tagChanges = self.tagChanges
         d.options = self.options
         d.volume = self.volume
         d.route = StatusDigest.hash(self.route)
