@@ -52,4 +52,22 @@ import Testing
         #expect((first?.elapsed ?? 0) > songStart - 0.4, "song 2 starts at \(songStart) s: \(looks)")
         #expect(looks.contains { $0.title == RadioStation.title(1) }, "\(looks)")
     }
+
+    @Test func aTitleReplacesTheArtistTheStreamStartedWith() throws {
+        // A stream that opens with an ID3 tag (some stations send one) names an artist
+        // and a title; the station's first title is another song's.
+        var tag = ID3Builder(version: 3)
+        tag.text("TPE1", "Opening Artist", .latin1)
+        tag.text("TIT2", "Opening Title", .latin1)
+        tag.text("TALB", "Opening Album", .latin1)
+        let station = try RadioStation(playing: Fixtures.shared.path("cbr.mp3"), bytesPerSong: 24 << 10, opening: tag.build())
+        let (daemon, c) = try Self.playing(station, name: "radio-id3")
+        var fields: [String: String] = [:]
+        #expect(daemon.wait(seconds: 20) {
+            fields = Self.look(c)
+            return fields["Title"] == RadioStation.title(2)
+        }, "\(fields)\n\(daemon.log)")
+        #expect(fields["Artist"] == nil && fields["Album"] == nil, "\(fields)")
+        #expect(fields["Name"] == station.name)
+    }
 }

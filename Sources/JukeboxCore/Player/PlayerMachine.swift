@@ -518,7 +518,13 @@ final class PlayerMachine {
             let before = entry.metadata
             switch news {
             case .station(let name): entry.metadata.stationName = name
-            case .title(let title): entry.metadata.title = title
+            case .title(let title):
+                // A new title names a new song: what a tag at the stream's start said
+                // (an ID3 artist, album, cover) was about another one.
+                var fresh = TrackMetadata()
+                fresh.stationName = before.stationName
+                fresh.title = title
+                entry.metadata = fresh
             case .problem: return  // the log's, not the status's
             }
             guard entry.metadata != before else { return }

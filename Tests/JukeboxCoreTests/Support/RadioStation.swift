@@ -5,19 +5,22 @@ import Foundation
 /// (when the listener asks with `Icy-MetaData: 1`) a `StreamTitle` block every
 /// `metaInterval` bytes. The title moves to the next song every `bytesPerSong` bytes.
 /// After a burst at connect (as Icecast's burst-on-connect), it sends at about
-/// `bytesPerSecond`.
+/// `bytesPerSecond`. `opening` bytes (an ID3 tag, as some stations send) come first, once
+/// per listener, counted as audio.
 final class RadioStation: @unchecked Sendable {
     let port: Int
     let name = "Jukebox Test FM"
     static let metaInterval = 8192
     private let audio: [UInt8]
+    private let opening: [UInt8]
     private let bytesPerSecond: Int
     private let bytesPerSong: Int
     private let listener: Int32
     private let stopping = ConditionFlag()
 
-    init(playing file: String, bytesPerSecond: Int = 24 << 10, bytesPerSong: Int = 48 << 10) throws {
+    init(playing file: String, bytesPerSecond: Int = 24 << 10, bytesPerSong: Int = 48 << 10, opening: [UInt8] = []) throws {
         audio = [UInt8](try Data(contentsOf: URL(fileURLWithPath: file)))
+        self.opening = opening
         self.bytesPerSecond = bytesPerSecond
         self.bytesPerSong = bytesPerSong
         (listener, port) = try LoopbackListener.open()
@@ -66,11 +69,14 @@ final class RadioStation: @unchecked Sendable {
                 usleep(20_000)
                 continue
             }
-            var chunk = min(1024, audio.count - position)
+            let inOpening = sent < opening.count
+            let source = inOpening ? opening : audio
+            let at = inOpening ? sent : position
+            var chunk = min(1024, source.count - at)
             if wantsTitles { chunk = min(chunk, untilTitle) }
-            guard send(Array(audio[position..<(position + chunk)])) else { return }
+            guard send(Array(source[at..<(at + chunk)])) else { return }
             sent += chunk
-            position = (position + chunk) % audio.count
+            if !inOpening { position = (position + chunk) % audio.count }
             guard wantsTitles else { continue }
             untilTitle -= chunk
             if untilTitle == 0 {
