@@ -44,6 +44,25 @@ import Testing
         return input
     }
 
+    /// A station playing: its `StreamTitle` and name, no length, no cover.
+    static func radio() -> ScreenInput {
+        var s = PlayerStatus()
+        s.state = .playing
+        s.path = "http://radio.example/stream"
+        var m = TrackMetadata()
+        m.title = "Radio Artist 1 - Song Number 1"
+        m.stationName = "Jukebox Test FM"
+        s.metadata = m
+        s.info = StreamInfo(sampleRate: 44_100, channels: 2, sampleFormat: .s16, totalFrames: 0)
+        s.elapsed = 42
+        s.volume = 60
+        s.route = .playingOn("hw:0")
+        var input = ScreenInput()
+        input.status = s
+        input.statusAt = statusAt
+        return input
+    }
+
     static let chinese = "[00:40.00]好一朵美丽的茉莉花\n[00:41.50]芬芳美丽满枝桠\n[00:47.00]又香又白人人夸"
     static let english = "[00:39.00]Up above the world so high\n[00:41.00]<00:41.00>Like <00:41.60>a <00:41.90>diamond <00:42.60>in <00:42.90>the <00:43.30>sky<00:44.50>\n[00:45.00]Twinkle, twinkle, little star"
 
@@ -64,6 +83,8 @@ import Testing
                  input: input(title: "Twinkle, Twinkle, Little Star", artist: "Jukebox Demo Band", elapsed: 42.2, lyrics: english)),
             Case(name: "480x320-90-volume", width: 480, height: 320, rotation: .quarter, input: volume),
             Case(name: "800x480-0-output-lost", width: 800, height: 480, rotation: .none, input: lost),
+            Case(name: "240x240-0-radio", width: 240, height: 240, rotation: .none, input: radio()),
+            Case(name: "480x320-0-radio", width: 480, height: 320, rotation: .none, input: radio()),
             Case(name: "800x480-90-instrumental-gap", width: 800, height: 480, rotation: .quarter,
                  input: input(title: "茉莉花", artist: "点唱机乐队", elapsed: 44, lyrics: chinese.replacingOccurrences(of: "[00:47.00]", with: "[00:59.00]"))),
         ]

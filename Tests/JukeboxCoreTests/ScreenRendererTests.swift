@@ -126,4 +126,24 @@ import Testing
             }
         }
     }
+
+    /// A station's "Artist - Title" goes on the artist and title lines, and its name where
+    /// a record's cover would be, as a file's tags do: on one line it was cut to a dozen
+    /// characters, the same for every song.
+    @Test func aStationsTitleIsSplitLikeAFilesTags() {
+        func lines(_ title: String?, artist: String? = nil, station: String? = "Test FM") -> StreamLines {
+            var m = TrackMetadata()
+            m.title = title
+            m.artist = artist
+            m.stationName = station
+            return StreamLines(m, fallback: "stream")
+        }
+        #expect(lines("Radio Artist 1 - Song Number 1") == lines("Song Number 1", artist: "Radio Artist 1"))
+        #expect(lines("Radio Artist 1 - Song Number 1").title == "Song Number 1")
+        #expect(lines("A - B - Live").artist == "A" && lines("A - B - Live").title == "B - Live")
+        #expect(lines("Jingle").title == "Jingle" && lines("Jingle").artist == "" && lines("Jingle").station == "Test FM")
+        #expect(lines("- Untitled").title == "- Untitled" && lines("Artist -").title == "Artist -")
+        #expect(lines(nil).title == "Test FM" && lines(nil).station == "")
+        #expect(lines(nil, station: nil).title == "stream")
+    }
 }

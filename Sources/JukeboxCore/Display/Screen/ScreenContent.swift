@@ -7,6 +7,8 @@ public struct ScreenContent: Sendable, Equatable {
     public var artist = ""
     public var album = ""
     public var cover: String?
+    /// Under the note drawn where there is no cover: a station's name.
+    public var coverCaption = ""
     public var elapsed = ""
     public var remaining = ""
     /// The play state and mode ("▶ repeat all").

@@ -57,7 +57,13 @@ public final class ScreenRenderer {
         c.kind = synced ? .lyrics : .nowPlaying
         let layout = layout(c.kind)
 
-        if let path {
+        if let path, let status, StreamLines.isStream(status) {
+            let lines = StreamLines(metadata, fallback: Self.fileTitle(path))
+            c.title = lines.title
+            c.artist = lines.artist
+            // The station where a record shows its cover, else on the album's line.
+            if layout.cover != nil, input.cover == nil { c.coverCaption = lines.station } else { c.album = lines.station }
+        } else if let path {
             c.title = metadata?.title ?? Self.fileTitle(path)
             c.artist = metadata?.artist ?? metadata?.albumArtist ?? ""
             c.album = metadata?.album ?? ""
@@ -232,8 +238,8 @@ public final class ScreenRenderer {
         if whole { canvas.fill(canvas.bounds, Palette.background) }
         func changed<T: Equatable>(_ part: (ScreenContent) -> T) -> Bool { whole || old.map(part) != part(content) }
 
-        if let rect = layout.cover, changed(\.cover) {
-            drawCover(cover, in: rect)
+        if let rect = layout.cover, changed(\.cover) || changed(\.coverCaption) {
+            drawCover(cover, caption: content.coverCaption, in: rect)
             damage.add(rect)
         }
         if changed(\.title) { damage.add(drawText(content.title, in: layout.title, color: Palette.text)) }
@@ -329,15 +335,25 @@ public final class ScreenRenderer {
         return area
     }
 
-    private func drawCover(_ cover: Cover?, in rect: PixelRect) {
+    private func drawCover(_ cover: Cover?, caption: String, in rect: PixelRect) {
         guard let cover else {
             canvas.fill(rect, Palette.coverBlank)
+            // A caption takes the lowest quarter; the note is centred in what is left.
+            let captionHeight = caption.isEmpty ? 0 : rect.height / 4
+            let noteRect = PixelRect(x: rect.x, y: rect.y, width: rect.width, height: rect.height - captionHeight)
             let size = rect.height / 2
             let note = "♪"
             let w = fonts.width(of: note, size: size)
             let m = fonts.metrics(size: size)
-            fonts.draw(note, size: size, x: rect.x + (rect.width - w) / 2, baseline: rect.y + (rect.height - m.height) / 2 + m.ascent,
-                       color: Palette.dim, into: canvas, clip: rect)
+            fonts.draw(note, size: size, x: rect.x + (rect.width - w) / 2, baseline: noteRect.y + (noteRect.height - m.height) / 2 + m.ascent,
+                       color: Palette.dim, into: canvas, clip: noteRect)
+            if !caption.isEmpty {
+                let margin = max(2, rect.width / 16)
+                let box = ScreenLayout.TextBox(rect: PixelRect(x: rect.x + margin, y: rect.maxY - captionHeight, width: rect.width - 2 * margin,
+                                                               height: captionHeight * 3 / 4),
+                                               size: max(11, captionHeight * 2 / 5), centered: true)
+                drawText(caption, in: box, color: Palette.text, clear: false)
+            }
             return
         }
         if scaledCover?.key != cover.key || scaledCover?.side != rect.width {
