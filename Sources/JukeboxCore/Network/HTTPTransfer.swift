@@ -87,7 +87,14 @@ public final class HTTPTransfer {
         let context = HTTPTransferContext(easy: easy, onHead: onHead, onBody: onBody, shouldStop: shouldStop)
         let opaque = Unmanaged.passUnretained(context).toOpaque()
         var headers: UnsafeMutablePointer<curl_slist>?
-        defer { jukebox_curl_slist_free_all(headers) }
+        // SHOUTcast v1 servers answer `ICY 200 OK`, which libcurl takes for HTTP/1.0 200
+        // only when told (MPD does the same).
+        let aliases = jukebox_curl_slist_append(nil, "ICY 200 OK")
+        defer {
+            jukebox_curl_slist_free_all(headers)
+            jukebox_curl_slist_free_all(aliases)
+        }
+        try easy.set(CURLOPT_HTTP200ALIASES, UnsafeMutableRawPointer(aliases))
         try easy.set(CURLOPT_PROTOCOLS_STR, "http,https")
         try easy.set(CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
         try easy.set(CURLOPT_FOLLOWLOCATION, 1)

@@ -13,6 +13,8 @@ public enum NetworkError: Error, Equatable, Sendable, CustomStringConvertible {
     case redirectLoop(url: String, redirects: Int)
     /// Nothing arrived for this long in the middle of a transfer.
     case stalled(url: String, seconds: Int)
+    /// The reply is not HTTP a player can take (another protocol, a giant header line).
+    case badReply(url: String, reason: String)
     case tls(url: String, reason: String)
     /// The server sent more than the length it announced, or changed the file under us.
     case inconsistent(url: String, reason: String)
@@ -23,7 +25,7 @@ public enum NetworkError: Error, Equatable, Sendable, CustomStringConvertible {
     public var url: String {
         switch self {
         case .unresolvable(let url, _), .refused(let url), .unreachable(let url, _), .status(let url, _),
-             .notAudio(let url, _), .redirectLoop(let url, _), .stalled(let url, _), .tls(let url, _),
+             .notAudio(let url, _), .redirectLoop(let url, _), .stalled(let url, _), .badReply(let url, _), .tls(let url, _),
              .inconsistent(let url, _), .unsupportedScheme(let url), .failed(let url, _):
             url
         }
@@ -38,6 +40,7 @@ public enum NetworkError: Error, Equatable, Sendable, CustomStringConvertible {
         case .notAudio(_, let type): "the server sent \(type), not audio"
         case .redirectLoop(_, let count): "more than \(count) redirects (a redirect loop?)"
         case .stalled(_, let seconds): "nothing arrived for \(seconds) s"
+        case .badReply(_, let reason): reason
         case .tls(_, let reason): "TLS failed: \(reason)"
         case .inconsistent(_, let reason): reason
         case .unsupportedScheme: "only http:// and https:// URLs are played"
@@ -53,7 +56,7 @@ public enum NetworkError: Error, Equatable, Sendable, CustomStringConvertible {
         switch self {
         case .unresolvable, .refused, .unreachable, .stalled, .failed: true
         case .status(_, let code): code >= 500 || code == 408 || code == 429
-        case .notAudio, .redirectLoop, .tls, .inconsistent, .unsupportedScheme: false
+        case .notAudio, .redirectLoop, .badReply, .tls, .inconsistent, .unsupportedScheme: false
         }
     }
 

@@ -1,0 +1,61 @@
+import Foundation
+import Testing
+@testable import JukeboxCore
+
+/// Network playback against real servers spoilt on purpose (issue 33): nginx and Icecast
+/// behind a fault proxy on loopback (`FaultProxy`), and canned replies no server should
+/// send. Files without a length, stations whose source drops, bad copies in the cache,
+/// SHOUTcast's status line, bytes held back, trickles, and the messages each one gets.
+@Suite(.serialized) struct NetworkHardeningTests {
+    /// nginx serving the fixtures, and an MP3 that is an HTML error page.
+    func served() throws -> (WebServer, String) {
+        let folder = try Fixtures.shared.scratchFolder("web-hardening")
+        for name in ["music16.flac", "music.mp3", "cbr.mp3"] where !FileManager.default.fileExists(atPath: "\(folder)/\(name)") {
+            try FileManager.default.copyItem(atPath: Fixtures.shared.path(name), toPath: "\(folder)/\(name)")
+        }
+        return (try WebServer(serving: folder), folder)
+    }
+
+    func cache(_ name: String) throws -> DownloadCache {
+        let folder = Fixtures.shared.path("cache-hardening-\(name)")
+        try? FileManager.default.removeItem(atPath: folder)
+        let cache = DownloadCache(settings: .init(folder: folder, capacity: 64 << 20))
+        #expect(cache.prepare() == nil)
+        return cache
+    }
+
+    func failure(_ open: () throws -> Any) -> String {
+        do {
+            _ = try open()
+            return "opened"
+        } catch {
+            return "\(error)"
+        }
+    }
+
+    /// An interruption check that gives up after `seconds`: a bound on a wait that must end.
+    func deadline(_ seconds: Double) -> DecodeInterruption {
+        let end = Date().addingTimeInterval(seconds)
+        return { Date() > end }
+    }
+
+    // MARK: 21, 28. Odd replies
+
+    /// A SHOUTcast v1 server's status line, `ICY 200 OK`: a live station like any other.
+    @Test func aShoutcastStatusLinePlays() throws {
+        let mp3 = try Fixtures.shared.bytes("cbr.mp3")
+        let shoutcast = try CannedServer(head: "ICY 200 OK\nicy-name: Old FM\nContent-Type: audio/mpeg\n", body: mp3)
+        let decoder = try AudioFile.open(shoutcast.url("stream"), interruption: deadline(30))
+        #expect((decoder.source as? HTTPSource)?.isLive == true)
+        #expect(try decoder.readAll(maxFrames: 44_100).count == 44_100 * 4)
+    }
+
+    /// Replies no HTTP server sends: another protocol, and a header line of megabytes.
+    @Test func aReplyThatIsNotHTTPIsNamed() throws {
+        let ssh = try CannedServer(head: "SSH-2.0-OpenSSH_9.2p1 Debian-2", body: [])
+        #expect(failure { try AudioFile.open(ssh.url("a.mp3")) }.hasPrefix("\(ssh.url("a.mp3")): the server's reply is not HTTP"))
+        let giant = try CannedServer(head: "HTTP/1.1 200 OK\nContent-Type: audio/mpeg\nX-Padding: \(String(repeating: "a", count: 4 << 20))\n", body: [])
+        let reason = failure { try AudioFile.open(giant.url("a.mp3")) }
+        #expect(reason.hasPrefix("\(giant.url("a.mp3")): the server sent a header line longer than libcurl takes"), "\(reason)")
+    }
+}
