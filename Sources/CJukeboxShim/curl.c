@@ -85,6 +85,10 @@ CURLcode jukebox_curl_get_long(CURL *handle, CURLINFO info, long *value) {
     return curl.easy_getinfo(handle, info, value);
 }
 
+CURLcode jukebox_curl_get_off(CURL *handle, CURLINFO info, curl_off_t *value) {
+    return curl.easy_getinfo(handle, info, value);
+}
+
 CURLcode jukebox_curl_get_string(CURL *handle, CURLINFO info, const char **value) {
     return curl.easy_getinfo(handle, info, value);
 }

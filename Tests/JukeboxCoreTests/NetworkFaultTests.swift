@@ -78,4 +78,45 @@ import Testing
         #expect(kept.map { FileManager.default.contents(atPath: $0.path) } == FileManager.default.contents(atPath: song), "\(daemon.log)")
         #expect(server.requests.contains { $0.hasPrefix("GET /music.mp3") && $0.hasSuffix(" 206") }, "\(server.requests)")
     }
+
+    /// A DNS server that never answers (a socket on its port that reads nothing): the URL
+    /// is given up once the timeout has passed, and the reason names DNS. Then a local
+    /// track queued after it plays. (The time from `play` to the reason is printed.)
+    @Test func aSilentDNSServerIsNamedAfterTheTimeout() throws {
+        let net = try Namespace()
+        let silent = Process()
+        silent.executableURL = URL(fileURLWithPath: try Tools.path(of: "ip"))
+        silent.arguments = ["netns", "exec", net.name, try Tools.path(of: "python3"), "-c",
+                            "import socket, time; s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM); s.bind(('127.0.0.1', 53)); print('ready', flush=True); time.sleep(90)"]
+        let ready = Pipe()
+        silent.standardOutput = ready
+        try silent.run()
+        defer {
+            kill(silent.processIdentifier, SIGKILL)
+            silent.waitUntilExit()
+        }
+        #expect(String(decoding: ready.fileHandleForReading.availableData, as: UTF8.self).hasPrefix("ready"))
+        // `ip netns exec` puts /etc/netns/NAME/resolv.conf in place of /etc/resolv.conf.
+        let etc = "/etc/netns/\(net.name)"
+        try FileManager.default.createDirectory(atPath: etc, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: etc) }
+        try "nameserver 127.0.0.1\noptions timeout:5 attempts:2\n".write(toFile: "\(etc)/resolv.conf", atomically: true, encoding: .utf8)
+
+        let config = Fixtures.shared.path("silent-dns.toml")
+        try "[playback]\nautoplay = false\n[control]\nkeyboard = false\n[network]\ncache_dir = \"\"\ntimeout_seconds = 2\n"
+            .write(toFile: config, atomically: true, encoding: .utf8)
+        let (music, track) = try Fixtures.shared.sineFolder("silent-dns", seconds: 2)
+        let daemon = try RunningDaemon(name: "silent-dns", config: config, musicDirectory: music, device: "null-sink", inside: net.name)
+        #expect(daemon.wait(seconds: 20) { (daemon.ctl(["status"]) ?? "").contains("volume") })
+        let url = "http://radio.jukebox-test.example/stream.mp3"
+        _ = daemon.ctl(["clear"])
+        _ = daemon.ctl(["add", url])
+        _ = daemon.ctl(["add", (track as NSString).lastPathComponent])
+        let began = Date()
+        _ = daemon.ctl(["play"])
+        let reason = "\(url): the DNS server gave no answer for radio.jukebox-test.example within 2 s"
+        #expect(daemon.wait(seconds: 60) { daemon.log.contains(reason) }, "\(daemon.log)")
+        print("silent DNS, 2 s timeout: named after \(String(format: "%.1f", Date().timeIntervalSince(began))) s")
+        #expect(daemon.wait(seconds: 30) { daemon.log.contains("playing 2/2") }, "\(daemon.log)")
+    }
 }

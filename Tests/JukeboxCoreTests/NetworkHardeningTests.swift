@@ -39,7 +39,40 @@ import Testing
         return { Date() > end }
     }
 
-    // MARK: 21, 28. Odd replies
+    // MARK: 24, 28. Trickles, stalls and odd replies
+
+    /// 1 byte a second, in the head or in the body: given up with the reason, not waited
+    /// on for ever. (The time it takes is printed: 28 wants the timeout, not 15-17 s.)
+    @Test(arguments: [true, false])
+    func aTrickleIsGivenUpWithTheReason(inTheHead: Bool) throws {
+        let (server, _) = try served()
+        let fault: FaultProxy.Fault = inTheHead ? .init(headBytesPerSecond: 1) : .init(bodyBytesPerSecond: 1, fastBytes: 0)
+        let proxy = try FaultProxy(to: server.port, fault)
+        let url = proxy.url("cbr.mp3")
+        let began = Date()
+        let reason = failure {
+            let source = try HTTPSource(url: url, cache: nil, limits: .init(connectSeconds: 2, stallSeconds: 2), interruption: deadline(90))
+            return try source.read(at: 0, count: 64 << 10)
+        }
+        print("trickle in the \(inTheHead ? "head" : "body"): given up after \(String(format: "%.1f", Date().timeIntervalSince(began))) s: \(reason)")
+        let expected = inTheHead ? "connected, but the server gave no answer within 2 s" : "too slow to play"
+        #expect(reason.hasPrefix(url) && reason.contains(expected), "\(reason)")
+    }
+
+    @Test func aStallIsNamedAfterTheTimeout() throws {
+        let flac = try Fixtures.shared.bytes("music16.flac")
+        let stalling = try CannedServer(head: "HTTP/1.1 200 OK\nContent-Type: audio/flac\nContent-Length: \(flac.count)\n", body: Array(flac.prefix(40_000)))
+        let source = try HTTPSource(url: stalling.url("a.flac"), cache: nil, limits: .init(connectSeconds: 2, stallSeconds: 2))
+        _ = try source.read(at: 0, count: 40_000)
+        let began = Date()
+        var problem: NetworkError?
+        for _ in 0..<3000 where problem == nil {
+            problem = source.buffered.problem
+            usleep(10_000)
+        }
+        print("stall of a 2 s timeout named after \(String(format: "%.1f", Date().timeIntervalSince(began))) s")
+        #expect(problem == .stalled(url: stalling.url("a.flac"), seconds: 2))
+    }
 
     /// A SHOUTcast v1 server's status line, `ICY 200 OK`: a live station like any other.
     @Test func aShoutcastStatusLinePlays() throws {

@@ -85,6 +85,8 @@ CURLcode jukebox_curl_set_write_function(CURL *handle, CURLoption option,
 CURLcode jukebox_curl_set_progress_function(CURL *handle,
                                             int (*function)(void *, curl_off_t, curl_off_t, curl_off_t, curl_off_t));
 CURLcode jukebox_curl_get_long(CURL *handle, CURLINFO info, long *value);
+/// For the `_T` infos: curl_off_t is 64 bits where long is 32 (a 32-bit Pi).
+CURLcode jukebox_curl_get_off(CURL *handle, CURLINFO info, curl_off_t *value);
 CURLcode jukebox_curl_get_string(CURL *handle, CURLINFO info, const char **value);
 
 #endif

@@ -65,6 +65,7 @@ public enum AudioFile {
         case .wav: try WAVDecoder(reader: reader)
         }
         decoder.interruption = interruption
+        if let stream = reader as? HTTPSource { stream.bytesPerSecond = NetworkPlayback.bytesPerSecond(decoder.info, stream) }
         return decoder
     }
 

@@ -41,6 +41,10 @@ final class CurlEasy {
         try set(CURLOPT_ERRORBUFFER, UnsafeMutableRawPointer(errorText))
         // Threads: no signals for timeouts (libcurl would use SIGALRM around DNS otherwise).
         try set(CURLOPT_NOSIGNAL, 1)
+        // A DNS lookup that timed out is left to end on its own thread: without this the
+        // cleanup waits for it, as long as the resolver's own retries last (20 s and more).
+        // libcurl before 7.87 lacks it, and then waits.
+        try? set(CURLOPT_QUICK_EXIT, 1)
     }
 
     deinit {
@@ -84,6 +88,13 @@ final class CurlEasy {
         return Int32(code)
     }
 
+    /// Whether the connection to the server (the last one, after redirects) is made.
+    var isConnected: Bool {
+        var microseconds: curl_off_t = 0
+        _ = jukebox_curl_get_off(handle, CURLINFO_CONNECT_TIME_T, &microseconds)
+        return microseconds > 0
+    }
+
     var redirects: Int {
         var count = 0
         _ = jukebox_curl_get_long(handle, CURLINFO_REDIRECT_COUNT, &count)
@@ -120,6 +131,8 @@ final class CurlEasy {
         case CURLE_COULDNT_CONNECT:
             return osErrno == ECONNREFUSED ? .refused(url: url) : .failed(url: url, reason: detail)
         case CURLE_OPERATION_TIMEDOUT:
+            // libcurl's connect timeout covers the DNS lookup; its own words tell which it was.
+            if detail.hasPrefix("Resolving timed out") { return .resolverSilent(url: url, host: Self.host(of: url), seconds: connectSeconds) }
             return responseCode == 0 ? .unreachable(url: url, seconds: connectSeconds) : .stalled(url: url, seconds: stalledAfter)
         case CURLE_TOO_MANY_REDIRECTS: return .redirectLoop(url: url, redirects: redirects)
         case CURLE_HTTP_RETURNED_ERROR: return .status(url: url, code: responseCode)

@@ -39,6 +39,9 @@ final class Download: @unchecked Sendable {
         /// The complete file is now the cache's copy.
         var kept = false
         var stopping = false
+        /// The bytes a second the track plays at, once the decoder knows (the rate watch
+        /// gives up on a link far below it).
+        var playRate: Int?
     }
 
     let url: String
@@ -152,7 +155,8 @@ final class Download: @unchecked Sendable {
                 if error == .status(url: url, code: 416), dropLeftover() { continue }
                 attempt += 1
                 let (giveUp, new) = progress.withLock { p in
-                    let limit = p.head == nil ? Self.attemptsBeforeAnAnswer : Self.attemptsAfterAnAnswer
+                    // A timeout before any answer has already made the listener wait its length.
+                    let limit = p.head == nil ? (error.isTimeout ? 1 : Self.attemptsBeforeAnAnswer) : Self.attemptsAfterAnAnswer
                     let giveUp = !error.isTransient || attempt >= limit
                     let new = !giveUp && p.problem != error
                     if giveUp { p.failure = error } else { p.problem = error }
@@ -199,7 +203,8 @@ final class Download: @unchecked Sendable {
             stopped = try HTTPTransfer.get(url, from: start, icy: true, limits: limits,
                                            onHead: { [self] in take(head: $0, run) },
                                            onBody: { [self] in take(body: $0, run) },
-                                           shouldStop: { [self] in progress.withLock { $0.stopping } }).stopped
+                                           shouldStop: { [self] () -> Bool in isStopping },
+                                           neededBytesPerSecond: { [self] () -> Int in neededRate }).stopped
         } catch {
             thrown = error
         }
@@ -303,6 +308,15 @@ final class Download: @unchecked Sendable {
             let readerBehind = p.wanted < unwritten && p.arrived.available(from: p.wanted) == 0
             return !(readerAhead || readerBehind)
         }
+    }
+
+    private var isStopping: Bool { progress.withLock { $0.stopping } }
+
+    /// The rate below which the transfer is given up: a tenth of the track's own (it would
+    /// take ten times its length to arrive, in pauses longer than what plays between
+    /// them), never below the floor. A slower link still plays, with `buffering` shown.
+    private var neededRate: Int {
+        max(HTTPTransfer.slowestUsefulRate, (progress.withLock { $0.playRate } ?? 0) / 10)
     }
 
     /// Bytes received and not yet in the file.

@@ -26,6 +26,7 @@ final class HTTPSource: MediaSource {
         /// A title came already: the next one starts a new song, where the first named
         /// the one playing when the stream was joined.
         var titled = false
+        var bytesPerSecond: Double?
     }
 
     /// Titles waiting for the reader, at most: a station that sends one every few bytes
@@ -35,6 +36,16 @@ final class HTTPSource: MediaSource {
     /// Told when a read starts waiting for the network and when it has its bytes (on the
     /// reading thread): the player shows "buffering" meanwhile.
     var whileWaiting: ((Bool) -> Void)?
+
+    /// The bytes a second the track plays at, once the decoder knows: the pre-buffer's
+    /// size, the buffered seconds, and the rate watch's floor go by it.
+    var bytesPerSecond: Double? {
+        get { news.withLock { $0.bytesPerSecond } }
+        set {
+            news.withLock { $0.bytesPerSecond = newValue }
+            download.progress.withLock { $0.playRate = newValue.map { Int($0) } }
+        }
+    }
 
     /// How long a wait lasts before the interruption check is asked again.
     static let waitStepNanoseconds: UInt64 = 20_000_000
@@ -104,13 +115,23 @@ final class HTTPSource: MediaSource {
     }
 
     /// Waits until `bytes` are here ahead of the reader (or all there is, or the download
-    /// failed, which the next read reports): the pre-buffer before a track starts.
+    /// failed, which the next read reports): the pre-buffer before a track starts. One
+    /// that takes longer than the audio it holds lasts (the network is slower than the
+    /// track) shows as buffering, as a wait mid-track does.
     func prebuffer(bytes: Int64) throws {
+        let began = MonotonicClock.now()
+        let lasts = UInt64(max(1, Double(bytes) / (bytesPerSecond ?? .infinity)) * 1e9)
+        var flagged = false
+        defer { if flagged { whileWaiting?(false) } }
         try download.progress.withLock { p in
             while p.failure == nil, !p.complete {
                 let ahead = p.live.map { $0.end - p.wanted } ?? p.arrived.available(from: p.wanted)
                 if ahead >= bytes || (p.live == nil && p.wanted + ahead >= size) { return }
                 if interruption?() == true { throw DecodeInterrupted() }
+                if !flagged, MonotonicClock.now() - began > lasts {
+                    flagged = true
+                    whileWaiting?(true)
+                }
                 p.wait(nanoseconds: Self.waitStepNanoseconds)
             }
         }

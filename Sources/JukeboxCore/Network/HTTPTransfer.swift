@@ -14,7 +14,6 @@ struct HTTPResponseHead: Equatable, Sendable {
     /// Internet radio (Icecast/Shoutcast): the station's name and the metadata interval.
     var icyName: String?
     var icyMetaInterval: Int?
-
     /// Takes one header line ("Name: value") into the head; a status line starts a new
     /// head, since redirects and `100 Continue` each bring one.
     mutating func take(line: String) {
@@ -72,6 +71,10 @@ public final class HTTPTransfer {
 
     static let userAgent = "jukebox/1 (libcurl)"
 
+    /// Below this many bytes a second no audio the box plays can come (4 kbit/s): the
+    /// floor of the rate watch before the stream's own rate is known.
+    public static let slowestUsefulRate = 512
+
     /// Runs the GET. `onHead` hears the final response's head before its first byte and may
     /// refuse it (false stops the transfer); `onBody` false stops it too, and so does
     /// `shouldStop`, asked a few times a second. Returns the final head (for a body-less
@@ -79,12 +82,14 @@ public final class HTTPTransfer {
     static func get(_ url: String, from offset: Int64 = 0, ifNoneMatch etag: String? = nil, ifModifiedSince date: String? = nil,
                     icy: Bool = false, limits: Limits = Limits(),
                     onHead: @escaping (HTTPResponseHead) -> Bool, onBody: @escaping (UnsafeRawBufferPointer) -> Bool,
-                    shouldStop: @escaping () -> Bool = { false }) throws(NetworkError) -> (head: HTTPResponseHead, stopped: Bool) {
+                    shouldStop: @escaping () -> Bool = { false },
+                    neededBytesPerSecond: @escaping () -> Int = { HTTPTransfer.slowestUsefulRate }) throws(NetworkError) -> (head: HTTPResponseHead, stopped: Bool) {
         guard url.lowercased().hasPrefix("http://") || url.lowercased().hasPrefix("https://") else {
             throw .unsupportedScheme(url: url)
         }
         let easy = try CurlEasy(url: url)
-        let context = HTTPTransferContext(easy: easy, onHead: onHead, onBody: onBody, shouldStop: shouldStop)
+        let watch = RateWatch(seconds: limits.stallSeconds, needed: neededBytesPerSecond)
+        let context = HTTPTransferContext(easy: easy, watch: watch, onHead: onHead, onBody: onBody, shouldStop: shouldStop)
         let opaque = Unmanaged.passUnretained(context).toOpaque()
         var headers: UnsafeMutablePointer<curl_slist>?
         // SHOUTcast v1 servers answer `ICY 200 OK`, which libcurl takes for HTTP/1.0 200
@@ -99,10 +104,9 @@ public final class HTTPTransfer {
         try easy.set(CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
         try easy.set(CURLOPT_FOLLOWLOCATION, 1)
         try easy.set(CURLOPT_MAXREDIRS, limits.maximumRedirects)
+        // The DNS lookup and the connection; after that, `RateWatch` (libcurl's low-speed
+        // limit averages over its last 5 s, so a stall showed only after 15-17 s).
         try easy.set(CURLOPT_CONNECTTIMEOUT, limits.connectSeconds)
-        // A stall: under 1 byte a second for stallSeconds.
-        try easy.set(CURLOPT_LOW_SPEED_LIMIT, 1)
-        try easy.set(CURLOPT_LOW_SPEED_TIME, limits.stallSeconds)
         try easy.set(CURLOPT_FAILONERROR, 1)
         try easy.set(CURLOPT_USERAGENT, userAgent)
         // Larger pieces than libcurl's 16 KiB: fewer hand-overs to the reader per second.
@@ -125,6 +129,7 @@ public final class HTTPTransfer {
         try withExtendedLifetime(context) { () throws(NetworkError) in
             try easy.perform(connectSeconds: limits.connectSeconds, stalledAfter: limits.stallSeconds)
         }
+        if let verdict = watch.verdict { throw verdict.error(url: url) }
         if !context.headDelivered { context.finishHead() }
         return (context.head, context.stopped)
     }
@@ -140,10 +145,12 @@ private final class HTTPTransferContext {
     let onBody: (UnsafeRawBufferPointer) -> Bool
     let shouldStop: () -> Bool
     let easy: CurlEasy
+    let watch: RateWatch
 
-    init(easy: CurlEasy, onHead: @escaping (HTTPResponseHead) -> Bool, onBody: @escaping (UnsafeRawBufferPointer) -> Bool,
+    init(easy: CurlEasy, watch: RateWatch, onHead: @escaping (HTTPResponseHead) -> Bool, onBody: @escaping (UnsafeRawBufferPointer) -> Bool,
          shouldStop: @escaping () -> Bool) {
         self.easy = easy
+        self.watch = watch
         self.onHead = onHead
         self.onBody = onBody
         self.shouldStop = shouldStop
@@ -156,6 +163,7 @@ private final class HTTPTransferContext {
     }
 
     func body(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        watch.arrived(bytes.count, body: true)
         if !headDelivered {
             headDelivered = true
             finishHead()
@@ -172,6 +180,7 @@ private final class HTTPTransferContext {
 
 private func httpHeaderCallback(_ data: UnsafeMutablePointer<CChar>?, _ size: Int, _ count: Int, _ user: UnsafeMutableRawPointer?) -> Int {
     guard let data, let context = HTTPTransferContext.from(user) else { return 0 }
+    context.watch.arrived(size * count, body: false)
     context.head.take(line: String(decoding: UnsafeRawBufferPointer(start: data, count: size * count), as: UTF8.self))
     return size * count
 }
@@ -187,5 +196,7 @@ private func httpProgressCallback(_ user: UnsafeMutableRawPointer?, _ total: cur
                                   _ upNow: curl_off_t) -> Int32 {
     guard let context = HTTPTransferContext.from(user) else { return 1 }
     if context.shouldStop() { context.stopped = true; return 1 }
-    return 0
+    // The watch starts once connected: the connect timeout covers what comes before.
+    if !context.watch.started, context.easy.isConnected { context.watch.start() }
+    return context.watch.check() ? 0 : 1
 }

@@ -6,6 +6,10 @@ public enum NetworkError: Error, Equatable, Sendable, CustomStringConvertible {
     case refused(url: String)
     /// No connection within the connect timeout.
     case unreachable(url: String, seconds: Int)
+    /// The DNS server did not answer within the connect timeout.
+    case resolverSilent(url: String, host: String, seconds: Int)
+    /// Connected, but the server's answer (its status line and headers) did not come.
+    case noAnswer(url: String, seconds: Int)
     /// An HTTP status that is not a success: 404, 500…
     case status(url: String, code: Int)
     /// The server sent something else than audio: an HTML page, say.
@@ -13,6 +17,8 @@ public enum NetworkError: Error, Equatable, Sendable, CustomStringConvertible {
     case redirectLoop(url: String, redirects: Int)
     /// Nothing arrived for this long in the middle of a transfer.
     case stalled(url: String, seconds: Int)
+    /// Bytes come, but too few a second for the track ever to play.
+    case tooSlow(url: String, bytesPerSecond: Int, needed: Int)
     /// The reply is not HTTP a player can take (another protocol, a giant header line).
     case badReply(url: String, reason: String)
     case tls(url: String, reason: String)
@@ -24,8 +30,9 @@ public enum NetworkError: Error, Equatable, Sendable, CustomStringConvertible {
 
     public var url: String {
         switch self {
-        case .unresolvable(let url, _), .refused(let url), .unreachable(let url, _), .status(let url, _),
-             .notAudio(let url, _), .redirectLoop(let url, _), .stalled(let url, _), .badReply(let url, _), .tls(let url, _),
+        case .unresolvable(let url, _), .refused(let url), .unreachable(let url, _), .resolverSilent(let url, _, _),
+             .noAnswer(let url, _), .status(let url, _), .notAudio(let url, _), .redirectLoop(let url, _),
+             .stalled(let url, _), .tooSlow(let url, _, _), .badReply(let url, _), .tls(let url, _),
              .inconsistent(let url, _), .unsupportedScheme(let url), .failed(let url, _):
             url
         }
@@ -36,10 +43,13 @@ public enum NetworkError: Error, Equatable, Sendable, CustomStringConvertible {
         case .unresolvable(_, let host): "cannot resolve host \(host) (no DNS or no network?)"
         case .refused: "connection refused"
         case .unreachable(_, let seconds): "no connection within \(seconds) s"
+        case .resolverSilent(_, let host, let seconds): "the DNS server gave no answer for \(host) within \(seconds) s"
+        case .noAnswer(_, let seconds): "connected, but the server gave no answer within \(seconds) s"
         case .status(_, let code): "the server answered HTTP \(code)\(Self.statusName(code).map { " (\($0))" } ?? "")"
         case .notAudio(_, let type): "the server sent \(type), not audio"
         case .redirectLoop(_, let count): "more than \(count) redirects (a redirect loop?)"
         case .stalled(_, let seconds): "nothing arrived for \(seconds) s"
+        case .tooSlow(_, let rate, let needed): "the network brings \(rate) bytes/s, too slow to play (needs at least \(needed))"
         case .badReply(_, let reason): reason
         case .tls(_, let reason): "TLS failed: \(reason)"
         case .inconsistent(_, let reason): reason
@@ -54,9 +64,18 @@ public enum NetworkError: Error, Equatable, Sendable, CustomStringConvertible {
     /// page or a TLS failure will not mend by itself.
     public var isTransient: Bool {
         switch self {
-        case .unresolvable, .refused, .unreachable, .stalled, .failed: true
+        case .unresolvable, .refused, .unreachable, .resolverSilent, .noAnswer, .stalled, .failed: true
         case .status(_, let code): code >= 500 || code == 408 || code == 429
-        case .notAudio, .redirectLoop, .badReply, .tls, .inconsistent, .unsupportedScheme: false
+        case .notAudio, .redirectLoop, .tooSlow, .badReply, .tls, .inconsistent, .unsupportedScheme: false
+        }
+    }
+
+    /// A wait as long as the timeout, with nothing from the server: trying again before it
+    /// has ever answered would only make the listener wait that long again.
+    public var isTimeout: Bool {
+        switch self {
+        case .unreachable, .resolverSilent, .noAnswer: true
+        default: false
         }
     }
 

@@ -39,6 +39,13 @@ public enum NetworkPlayback {
         try open(url, interruption: interruption, throughPlaylist: true)
     }
 
+    /// The encoded bytes a second of a stream: the file's average when its length and
+    /// duration are known (a VBR MP3's first frame says little), else the stated bitrate.
+    static func bytesPerSecond(_ info: StreamInfo, _ stream: HTTPSource) -> Double? {
+        if stream.size != .max, info.durationSeconds > 0 { return Double(stream.size) / info.durationSeconds }
+        return info.bitrate.map { Double($0) / 8 }
+    }
+
     /// A radio station's playlist (M3U or PLS) is no larger than this.
     static let largestPlaylist: Int64 = 256 << 10
 

@@ -147,13 +147,8 @@ final class DecodeWorker: @unchecked Sendable {  // confined to the decode threa
         try stream.prebuffer(bytes: Int64(engine.settings.prebufferSeconds * rate))
     }
 
-    /// The encoded bytes a second of `decoder`'s stream takes: the stated bitrate, else the
-    /// file's average.
-    private static func bytesPerSecond(_ decoder: any AudioDecoder, _ stream: HTTPSource) -> Double? {
-        if let bitrate = decoder.info.bitrate { return Double(bitrate) / 8 }
-        guard !stream.isLive, decoder.info.durationSeconds > 0 else { return nil }
-        return Double(stream.size) / decoder.info.durationSeconds
-    }
+    /// The encoded bytes a second of `decoder`'s stream takes (HTTPSource.bytesPerSecond).
+    private static func bytesPerSecond(_ decoder: any AudioDecoder, _ stream: HTTPSource) -> Double? { stream.bytesPerSecond }
 
     /// What the player shows of the decoding track's network buffer (none for a file).
     private func publishStream() {
