@@ -39,6 +39,19 @@ import Testing
         return { Date() > end }
     }
 
+    // MARK: 23. Bytes held back
+
+    /// 200,000 bytes, then the server pauses: every one of them can be read during the
+    /// pause, not when the next piece comes.
+    @Test func whatHasArrivedIsReadableAtOnce() throws {
+        let body = [UInt8]((0..<200_000).map { UInt8(truncatingIfNeeded: $0 &* 7) })
+        let pausing = try CannedServer(head: "HTTP/1.1 200 OK\nContent-Type: audio/mpeg\nContent-Length: 1000000\n", body: body)
+        let source = try HTTPSource(url: pausing.url("a.mp3"), cache: nil, limits: .init(connectSeconds: 5, stallSeconds: 120),
+                                    interruption: deadline(60))
+        let got = try source.read(at: 0, count: body.count)
+        #expect(got == body)
+    }
+
     // MARK: 24, 28. Trickles, stalls and odd replies
 
     /// 1 byte a second, in the head or in the body: given up with the reason, not waited

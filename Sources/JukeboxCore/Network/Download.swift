@@ -203,7 +203,7 @@ final class Download: @unchecked Sendable {
             stopped = try HTTPTransfer.get(url, from: start, icy: true, limits: limits,
                                            onHead: { [self] in take(head: $0, run) },
                                            onBody: { [self] in take(body: $0, run) },
-                                           shouldStop: { [self] () -> Bool in isStopping },
+                                           shouldStop: { [self] () -> Bool in flushIfWaiting(run) || isStopping },
                                            neededBytesPerSecond: { [self] () -> Int in neededRate }).stopped
         } catch {
             thrown = error
@@ -317,6 +317,19 @@ final class Download: @unchecked Sendable {
     /// them), never below the floor. A slower link still plays, with `buffering` shown.
     private var neededRate: Int {
         max(HTTPTransfer.slowestUsefulRate, (progress.withLock { $0.playRate } ?? 0) / 10)
+    }
+
+    /// Called between pieces (libcurl's progress calls, several a second even while
+    /// nothing comes): bytes held for a batch go to the file once they have waited 50 ms,
+    /// so the last piece before a pause is playable at once, not when the next one comes.
+    /// True only when the write failed: the transfer stops with the reason.
+    private func flushIfWaiting(_ run: TransferRun) -> Bool {
+        guard !run.pending.bytes.isEmpty, MonotonicClock.now() - run.pending.since > 50_000_000 else { return false }
+        if let error = write(&run.pending), run.refusal == nil {
+            run.refusal = .failed(url: url, reason: "cannot write the download: \(error)")
+            return true
+        }
+        return false
     }
 
     /// Bytes received and not yet in the file.
