@@ -39,6 +39,34 @@ import Testing
         return { Date() > end }
     }
 
+    // MARK: 19. Icecast
+
+    /// A station whose source drops (Icecast answers 404 meanwhile) is waited for and
+    /// plays on when the source is back.
+    @Test func anIcecastStationIsWaitedForWhileItsSourceIsAway() throws {
+        let icecast = try IcecastServer()
+        let cbr = Fixtures.shared.path("cbr.mp3")
+        var source = try IcecastSource(to: icecast, mount: "/radio.mp3", playing: cbr)
+        let mount = icecast.url("/radio.mp3")
+
+        let decoder = try AudioFile.open(mount, interruption: deadline(30))
+        let stream = try #require(decoder.source as? HTTPSource)
+        #expect(try decoder.readAll(maxFrames: 44_100).count == 44_100 * 4)
+        source.stop()
+        var problem: NetworkError?
+        for _ in 0..<1500 where problem != .status(url: mount, code: 404) {
+            problem = stream.buffered.problem
+            usleep(20_000)
+        }
+        #expect(problem == .status(url: mount, code: 404), "\(String(describing: problem))\n\(icecast.log)")
+        source = try IcecastSource(to: icecast, mount: "/radio.mp3", playing: cbr)
+        // Past what the ring held before the drop: these frames came after it.
+        decoder.interruption = deadline(60)
+        #expect(try decoder.readAll(maxFrames: 10 * 44_100).count == 10 * 44_100 * 4)
+        #expect(stream.buffered.problem == nil)
+        source.stop()
+    }
+
     // MARK: 23. Bytes held back
 
     /// 200,000 bytes, then the server pauses: every one of them can be read during the

@@ -155,9 +155,11 @@ final class Download: @unchecked Sendable {
                 if error == .status(url: url, code: 416), dropLeftover() { continue }
                 attempt += 1
                 let (giveUp, new) = progress.withLock { p in
-                    // A timeout before any answer has already made the listener wait its length.
+                    // A timeout before any answer has already made the listener wait its
+                    // length; once a live stream has played, every drop is waited out, even
+                    // Icecast's 404 while the station's source is away.
                     let limit = p.head == nil ? (error.isTimeout ? 1 : Self.attemptsBeforeAnAnswer) : Self.attemptsAfterAnAnswer
-                    let giveUp = !error.isTransient || attempt >= limit
+                    let giveUp = !(error.isTransient || p.live != nil && error.mayMendOnALiveStation) || attempt >= limit
                     let new = !giveUp && p.problem != error
                     if giveUp { p.failure = error } else { p.problem = error }
                     p.broadcast()

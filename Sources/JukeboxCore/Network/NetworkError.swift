@@ -70,6 +70,13 @@ public enum NetworkError: Error, Equatable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// An error answer from a station that was playing: Icecast answers 404 while the
+    /// station's source is away (a dropped encoder, a restart), and it comes back.
+    public var mayMendOnALiveStation: Bool {
+        if case .status = self { return true }
+        return false
+    }
+
     /// A wait as long as the timeout, with nothing from the server: trying again before it
     /// has ever answered would only make the listener wait that long again.
     public var isTimeout: Bool {
