@@ -437,6 +437,8 @@ private let flacTellCallback: FLAC__StreamDecoderTellCallback = { _, offset, cli
 }
 
 private let flacLengthCallback: FLAC__StreamDecoderLengthCallback = { _, length, client in
+    // A download whose server gave no length: libFLAC's seek would search to the end of all bytes.
+    guard flacDecoder(client).fileSize != .max else { return FLAC__STREAM_DECODER_LENGTH_STATUS_UNSUPPORTED }
     length?.pointee = FLAC__uint64(flacDecoder(client).fileSize)
     return FLAC__STREAM_DECODER_LENGTH_STATUS_OK
 }

@@ -82,8 +82,9 @@ final class MP3Decoder: AudioDecoder {
         // Reads the first frame, and with it any Xing/LAME header.
         try check(mpg123_getformat(handle, &rate, &channels, &encoding), "reading the stream format")
         if exactLength, !Self.hasEncoderFrameCount(handle) { try check(mpg123_scan(handle), "scanning frames") }
-        // A live stream has no length (0 here); a file without one has no audio.
-        let live = (source as? HTTPSource)?.isLive == true
+        // A live stream has no length (0 here), nor a download the server gave none (until
+        // its end comes); a file without one has no audio.
+        let live = (source as? HTTPSource)?.size == .max
         let length = live ? 0 : mpg123_length(handle)
         guard length > 0 || live else { throw MediaError.corrupt(path, "no decodable MPEG audio frames") }
         info = try StreamInfo(sampleRate: rate, channels: Int(channels), sampleFormat: .s16,

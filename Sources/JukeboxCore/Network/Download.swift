@@ -12,9 +12,11 @@ import Glibc
 /// Once every byte is there (the length the server gave), the file becomes the cache's
 /// complete copy. Until then, which bytes are on the disk is recorded every few seconds,
 /// so a download that ends unfinished (a skip, a restart, a power cut) leaves them for the
-/// next play of the URL, which asks only for the rest (DownloadLeftovers.swift). A live
-/// stream (internet radio: no length) goes instead to a bounded ring in memory, its
-/// in-band titles taken out, and is never kept; a drop reconnects to the live point.
+/// next play of the URL, which asks only for the rest (DownloadLeftovers.swift). A body
+/// without a length is a file too, whose length its clean end tells. A live stream
+/// (internet radio: no length, and radio's marks) goes instead to a bounded ring in
+/// memory, its in-band titles taken out, and is never kept; a drop reconnects to the
+/// live point, and is waited out even while the station answers an error.
 /// Nothing here ever waits on the reader.
 final class Download: @unchecked Sendable {
     struct Progress {
@@ -42,6 +44,10 @@ final class Download: @unchecked Sendable {
         /// The bytes a second the track plays at, once the decoder knows (the rate watch
         /// gives up on a link far below it).
         var playRate: Int?
+
+        /// The file's length, unbounded while it is not known (a live stream, or a body
+        /// without a length until it ends).
+        var length: Int64 { head?.totalLength ?? .max }
     }
 
     let url: String
@@ -186,7 +192,8 @@ final class Download: @unchecked Sendable {
                     ?? leftover.arrived.firstMissing(from: 0, below: length)
                 return (start ?? length - 1, false)
             }
-            guard let length = p.head?.totalLength else { return (p.wanted, false) }
+            // A file whose server gave no length comes in order, again from its first missing byte after a drop.
+            guard let length = p.head?.totalLength else { return (p.arrived.firstMissing(from: 0, below: .max), false) }
             let start = p.arrived.firstMissing(from: min(p.wanted, length), below: length)
                 ?? p.arrived.firstMissing(from: 0, below: length)
             // A server without ranges sends the file from its start, whatever is asked.
@@ -221,7 +228,23 @@ final class Download: @unchecked Sendable {
         }
         // A live stream that ends was cut: reconnect, after a pause, as after a drop.
         if run.live, !stopped { throw .failed(url: url, reason: "the stream ended") }
+        if !stopped, !lengthFromTheEnd(of: run) {
+            throw .failed(url: url, reason: "the connection closed before the end of the file")
+        }
         return run.brought
+    }
+
+    /// A body without a length that ended cleanly was the whole file: its length is now
+    /// known, and the download completes. False when bytes before its end are missing (a
+    /// drop earlier left a hole this answer did not fill).
+    private func lengthFromTheEnd(of run: TransferRun) -> Bool {
+        progress.withLock { p in
+            guard let head = p.head, head.totalLength == nil, !head.isLive else { return true }
+            guard p.arrived.covers(0..<run.position) else { return false }
+            p.head?.totalLength = run.position
+            p.broadcast()
+            return true
+        }
     }
 
     /// One transfer's own state, shared by its callbacks (all on the download's thread).
@@ -248,7 +271,7 @@ final class Download: @unchecked Sendable {
         if run.refusal != nil { return false }
         run.position = head.status == 206 ? head.start : 0
         run.pending = PendingWrite(start: run.position)
-        run.live = head.totalLength == nil
+        run.live = head.isLive
         demuxer = head.icyMetaInterval.flatMap { $0 > 0 ? ICYDemuxer(interval: $0) : nil }
         let (first, leftoverDropped) = progress.withLock { p in
             defer { if p.head == nil { p.head = head } }
@@ -296,12 +319,19 @@ final class Download: @unchecked Sendable {
         }
         let unwritten = run.pending.start
         let bytesPerSecond = Double(position - run.start) * 1e9 / Double(max(1, MonotonicClock.now() - run.began))
+        let cap = cache?.settings.capacity ?? Self.uncachedLimit
         return progress.withLock { p in
-            guard let length = p.head?.totalLength, position <= length else {
-                run.refusal = .inconsistent(url: url, reason: "the server sent more than the \(p.head?.totalLength ?? 0) bytes it announced")
+            if let length = p.head?.totalLength, position > length {
+                run.refusal = .inconsistent(url: url, reason: "the server sent more than the \(length) bytes it announced")
+                return false
+            }
+            if p.head?.totalLength == nil, position > cap {
+                run.refusal = .inconsistent(url: url, reason: "the server sent more than \(cap >> 20) MiB without a length, and no sign of radio (icy- headers): neither a file the download cache may hold ([network] cache_mb) nor a station")
                 return false
             }
             if p.stopping { return false }
+            // Without a length, the body comes in order to its end.
+            guard let length = p.head?.totalLength else { return true }
             // Without ranges, stopping would only start again from the first byte.
             if p.rangesIgnored { return position < length }
             if p.arrived.firstMissing(from: position, below: length) != position { return false }
@@ -418,7 +448,7 @@ final class Download: @unchecked Sendable {
             if let known, known.totalLength != nil {
                 return .inconsistent(url: url, reason: "the file became an endless stream on the server")
             }
-            return nil  // a live stream
+            return nil  // a live stream, or a file whose length its end tells
         }
         // The disk holds at most the cache's cap: a larger file (or an endless stream that
         // claims a huge length) is refused rather than filling the card.

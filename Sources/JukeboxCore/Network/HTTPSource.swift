@@ -8,10 +8,11 @@ import Glibc
 /// interruption check, so a stop or a seek never waits on the network.
 ///
 /// A live stream (internet radio) has no length: `size` is unbounded, `isLive` is true,
-/// and reads come from the download's ring in memory, in order.
+/// and reads come from the download's ring in memory, in order. A file the server sends
+/// without a length (chunked) has an unbounded `size` too until its end has arrived, then
+/// its length: reads past the end then find it.
 final class HTTPSource: MediaSource {
     let path: String
-    let size: Int64
     let isLive: Bool
     /// What the server says the body is (`audio/mpeg`, `audio/x-scpls`…).
     let contentType: String?
@@ -36,6 +37,10 @@ final class HTTPSource: MediaSource {
     /// Told when a read starts waiting for the network and when it has its bytes (on the
     /// reading thread): the player shows "buffering" meanwhile.
     var whileWaiting: ((Bool) -> Void)?
+
+    /// The file's length; unbounded for a live stream, and for a file without a length
+    /// until its end has arrived.
+    var size: Int64 { isLive ? .max : download.progress.withLock { $0.wholeValue.length } }
 
     /// The bytes a second the track plays at, once the decoder knows: the pre-buffer's
     /// size, the buffered seconds, and the rate watch's floor go by it.
@@ -68,9 +73,8 @@ final class HTTPSource: MediaSource {
         }
         do {
             let head = try Self.waitForHead(download, interruption: interruption)
-            isLive = head.totalLength == nil
+            isLive = head.isLive
             contentType = head.contentType
-            size = head.totalLength ?? .max
             news.withLock { $0.station = head.icyName.flatMap { $0.isEmpty ? nil : $0 } }
         } catch {
             download.stop()
@@ -109,7 +113,7 @@ final class HTTPSource: MediaSource {
     var buffered: (bytes: Int64, complete: Bool, problem: NetworkError?) {
         download.progress.withLock { p in
             let ahead = p.live.map { $0.end - p.wanted } ?? p.arrived.available(from: p.wanted)
-            let complete = p.complete || (p.live == nil && p.wanted + ahead >= size)
+            let complete = p.complete || (p.live == nil && p.wanted + ahead >= p.wholeValue.length)
             return (ahead, complete, p.problem)
         }
     }
@@ -126,7 +130,7 @@ final class HTTPSource: MediaSource {
         try download.progress.withLock { p in
             while p.failure == nil, !p.complete {
                 let ahead = p.live.map { $0.end - p.wanted } ?? p.arrived.available(from: p.wanted)
-                if ahead >= bytes || (p.live == nil && p.wanted + ahead >= size) { return }
+                if ahead >= bytes || (p.live == nil && p.wanted + ahead >= p.wholeValue.length) { return }
                 if interruption?() == true { throw DecodeInterrupted() }
                 if !flagged, MonotonicClock.now() - began > lasts {
                     flagged = true
@@ -149,7 +153,7 @@ final class HTTPSource: MediaSource {
     }
 
     func read(into buffer: UnsafeMutableRawBufferPointer, at offset: Int64) throws -> Int {
-        guard offset < size, buffer.count > 0 else { return 0 }
+        guard buffer.count > 0 else { return 0 }
         if isLive {
             // From the ring, in memory; a reader that fell behind the ring skips ahead.
             return try whenArrived(at: offset) { p in
@@ -159,9 +163,11 @@ final class HTTPSource: MediaSource {
             }
         }
         let count = try whenArrived(at: offset) { p in
+            if offset >= p.wholeValue.length { return 0 }  // the end: known, or learnt while waiting
             let here = p.arrived.available(from: offset)
             return here > 0 ? Int(min(Int64(buffer.count), here)) : nil
         }
+        guard count > 0 else { return 0 }
         do {
             return try systemCall { pread(download.fd, buffer.baseAddress!, count, off_t(offset)) }
         } catch {

@@ -14,6 +14,19 @@ struct HTTPResponseHead: Equatable, Sendable {
     /// Internet radio (Icecast/Shoutcast): the station's name and the metadata interval.
     var icyName: String?
     var icyMetaInterval: Int?
+    /// The answer is internet radio's: an `ICY` status line, or `icy-`/`ice-` headers.
+    var isRadio = false
+
+    /// A live stream: radio without a length. A body without a length that is not radio
+    /// (chunked, or ended by closing) is a file whose length is known once it ends.
+    var isLive: Bool { totalLength == nil && isRadio }
+
+    /// A playlist rather than audio (a station's `.m3u` or `.pls`, Icecast's `/mount.m3u`).
+    var isPlaylist: Bool {
+        let type = contentType?.lowercased() ?? ""
+        return ["mpegurl", "scpls", "pls+xml"].contains { type.firstRange(of: $0) != nil }
+    }
+
     /// Takes one header line ("Name: value") into the head; a status line starts a new
     /// head, since redirects and `100 Continue` each bring one.
     mutating func take(line: String) {
@@ -21,11 +34,13 @@ struct HTTPResponseHead: Equatable, Sendable {
         if line.hasPrefix("HTTP/") || line.hasPrefix("ICY ") {
             self = HTTPResponseHead()
             status = line.split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? 0
+            isRadio = line.hasPrefix("ICY ")
             return
         }
         guard let colon = line.firstIndex(of: ":") else { return }
         let name = line[..<colon].lowercased()
         let value = line[line.index(after: colon)...].trimmingSpaces
+        if name.hasPrefix("icy-") || name.hasPrefix("ice-") { isRadio = true }
         switch name {
         case "content-length": if totalLength == nil, start == 0 { totalLength = Int64(value) }
         case "content-range":
@@ -46,7 +61,7 @@ struct HTTPResponseHead: Equatable, Sendable {
     /// Whether the body can be audio: HTML and other text pages are refused, so an error
     /// page or a login portal never reaches a decoder or the cache.
     var looksLikeAudio: Bool {
-        guard let type = contentType?.lowercased() else { return true }
+        guard let type = contentType?.lowercased(), !isPlaylist else { return true }
         // firstRange, not contains: Foundation's String.contains would link all of it (and ICU).
         return !(type.hasPrefix("text/") || ["html", "json", "xml"].contains(where: { type.firstRange(of: $0) != nil }))
     }

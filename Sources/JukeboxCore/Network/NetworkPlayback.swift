@@ -57,10 +57,13 @@ public enum NetworkPlayback {
             return reader
         }
         let source = try HTTPSource(url: url, cache: cache, limits: limits, interruption: interruption)
-        guard !source.isLive, source.size <= largestPlaylist, isPlaylist(source) else { return source }
+        guard !source.isLive, isPlaylist(source) else { return source }
         // A station's .m3u or .pls: its first entry that plays (they list mirrors).
         guard throughPlaylist else { throw MediaError.unsupported(url, "a playlist inside a playlist") }
-        let entries = M3UPlaylist.entries(fetched: try source.read(at: 0, count: Int(source.size))[...], from: url)
+        // Icecast sends its /mount.m3u without a length: read to its end, within the bound.
+        let text = try source.read(at: 0, count: Int(largestPlaylist) + 1)
+        guard text.count <= largestPlaylist else { throw MediaError.unsupported(url, "a playlist larger than \(largestPlaylist >> 10) KiB") }
+        let entries = M3UPlaylist.entries(fetched: text[...], from: url)
         var reasons: [String] = []
         for entry in entries.prefix(8) {
             do {
@@ -74,9 +77,10 @@ public enum NetworkPlayback {
         throw MediaError.network(url, entries.isEmpty ? "a playlist with no http(s) entries" : "no entry of the playlist plays (\(reasons.joined(separator: "; ")))")
     }
 
+    /// By its type (`audio/x-mpegurl`, `audio/x-scpls`…), else by its first bytes.
     private static func isPlaylist(_ source: HTTPSource) -> Bool {
-        let type = source.contentType?.lowercased() ?? ""
-        if ["mpegurl", "scpls", "pls+xml"].contains(where: { type.firstRange(of: $0) != nil }) { return true }
+        if HTTPResponseHead(contentType: source.contentType).isPlaylist { return true }
+        guard source.size <= largestPlaylist else { return false }
         return (try? M3UPlaylist.looksLikePlaylist(source.read(at: 0, count: 16)[...])) ?? false
     }
 
