@@ -142,6 +142,46 @@ import Testing
         _ = daemon.ctl(["stop"])
     }
 
+    // MARK: 20. Bad copies in the cache
+
+    /// An error page served as `audio/mpeg` is not kept as the URL's copy; a copy whose
+    /// header was damaged on the card is dropped and the URL fetched again.
+    @Test func aCopyThatDoesNotDecodeIsDroppedAndFetchedAgain() throws {
+        let (server, folder) = try served()
+        let cache = try cache("bad-copies")
+        defer { NetworkPlayback.configure(nil) }
+        #expect(NetworkPlayback.configure(cache.settings) == nil)
+        let page = "\(folder)/error-\(getpid()).mp3"
+        defer { try? FileManager.default.removeItem(atPath: page) }
+        try String(repeating: "<html><body>503 Service Unavailable, try later</body></html>\n", count: 40)
+            .write(toFile: page, atomically: true, encoding: .utf8)
+        let url = server.url((page as NSString).lastPathComponent)
+        #expect(failure { try AudioFile.open(url) } != "opened")
+        usleep(300_000)  // the download's thread has ended
+        #expect(cache.complete(url) == nil, "the error page was kept as the track")
+        // The real file comes back: it plays.
+        try FileManager.default.removeItem(atPath: page)
+        try FileManager.default.copyItem(atPath: Fixtures.shared.path("cbr.mp3"), toPath: page)
+        expectSame(try AudioFile.open(url).readAll(), try AudioFile.open(Fixtures.shared.path("cbr.mp3")).readAll())
+
+        // A FLAC, played once and kept; the card then damages the copy's header (its
+        // STREAMINFO): the next play drops it and fetches the file again, and keeps that.
+        let flac = server.url("music16.flac")
+        let expected = try AudioFile.open(Fixtures.shared.path("music16.flac")).readAll()
+        expectSame(try AudioFile.open(flac).readAll(), expected)
+        let good = FileManager.default.contents(atPath: "\(folder)/music16.flac")
+        func copied() -> Data? { cache.complete(flac).flatMap { FileManager.default.contents(atPath: $0.path) } }
+        for _ in 0..<300 where copied() != good { usleep(10_000) }
+        let kept = try #require(cache.complete(flac))
+        let handle = try #require(FileHandle(forWritingAtPath: kept.path))
+        try handle.write(contentsOf: Data(repeating: 0x55, count: 64))
+        try handle.close()
+        #expect(copied() != good)
+        expectSame(try AudioFile.open(flac).readAll(), expected)
+        for _ in 0..<300 where copied() != good { usleep(10_000) }
+        #expect(copied() == good)
+    }
+
     // MARK: 23. Bytes held back
 
     /// 200,000 bytes, then the server pauses: every one of them can be read during the

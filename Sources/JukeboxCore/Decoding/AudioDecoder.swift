@@ -52,8 +52,11 @@ public struct DecodeWarnings: Sendable {
 public enum AudioFile {
     /// `interruption` is asked while a URL's first bytes are awaited, and handed on.
     public static func open(_ path: String, interruption: DecodeInterruption? = nil) throws -> any AudioDecoder {
-        let reader: any MediaSource = NetworkPlayback.isURL(path)
-            ? try NetworkPlayback.open(path, interruption: interruption) : try FileReader(path: path)
+        guard NetworkPlayback.isURL(path) else { return try decoder(for: FileReader(path: path), path, interruption) }
+        return try NetworkPlayback.decoder(for: path, interruption: interruption) { try decoder(for: $0, path, interruption) }
+    }
+
+    private static func decoder(for reader: any MediaSource, _ path: String, _ interruption: DecodeInterruption?) throws -> any AudioDecoder {
         let format = try FormatSniffer.sniff(reader)
         if (reader as? HTTPSource)?.isLive == true, format != .mp3 {
             throw MediaError.unsupported(path, "a live \(format.rawValue.uppercased()) stream; internet radio plays in MP3")
@@ -65,7 +68,6 @@ public enum AudioFile {
         case .wav: try WAVDecoder(reader: reader)
         }
         decoder.interruption = interruption
-        if let stream = reader as? HTTPSource { stream.bytesPerSecond = NetworkPlayback.bytesPerSecond(decoder.info, stream) }
         return decoder
     }
 

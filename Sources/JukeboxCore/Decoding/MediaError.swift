@@ -11,6 +11,15 @@ public enum MediaError: Error, Equatable, CustomStringConvertible {
     /// A URL that could not be fetched: the reason names what the network or server did.
     case network(String, String)
 
+    /// The bytes themselves are not audio that decodes (rather than a file or a network
+    /// that could not be read).
+    public var isBadContent: Bool {
+        switch self {
+        case .empty, .unrecognised, .truncated, .corrupt: true
+        default: false
+        }
+    }
+
     public var path: String {
         switch self {
         case .unreadable(let p, _), .empty(let p), .unrecognised(let p, _), .unsupported(let p, _),

@@ -44,6 +44,8 @@ final class Download: @unchecked Sendable {
         /// The bytes a second the track plays at, once the decoder knows (the rate watch
         /// gives up on a link far below it).
         var playRate: Int?
+        /// The bytes did not decode: they are not kept.
+        var spoiled = false
 
         /// The file's length, unbounded while it is not known (a live stream, or a body
         /// without a length until it ends).
@@ -131,10 +133,11 @@ final class Download: @unchecked Sendable {
     deinit {
         close(fd)
         guard let cache, let part else { return }
-        let (kept, failure) = progress.withLock { ($0.kept, $0.failure) }
+        let (kept, failure, spoiled) = progress.withLock { ($0.kept, $0.failure, $0.spoiled) }
         if !kept {
             // What arrived waits for the next play, unless the server said the file is not there to be had.
-            if let failure, !failure.isTransient { cache.removePair(part) } else { cache.keepLeftover(part) }
+            let unwanted = spoiled || failure.map { !$0.isTransient } ?? false
+            if unwanted { cache.removePair(part) } else { cache.keepLeftover(part) }
         }
         cache.partEnded(part)
         cache.evict()  // skipped tracks' leftovers must not pile up past the cap
@@ -146,6 +149,18 @@ final class Download: @unchecked Sendable {
             p.stopping = true
             p.broadcast()
         }
+    }
+
+    /// The bytes did not decode: the transfer ends, and neither a copy nor a leftover of
+    /// them stays (an error page sent as audio would fail every later play from the cache).
+    func spoil() {
+        let kept = progress.withLock { p in
+            p.spoiled = true
+            p.stopping = true
+            p.broadcast()
+            return p.kept
+        }
+        if kept { cache?.remove(url) }
     }
 
     // MARK: The thread
@@ -486,7 +501,11 @@ final class Download: @unchecked Sendable {
         guard let cache, let part, let head, let length = head.totalLength, length <= cache.settings.capacity else { return }
         do {
             try cache.finish(url, entry: .init(url: url, length: length, etag: head.etag, lastModified: head.lastModified), from: part)
-            progress.withLock { $0.kept = true }
+            let spoiled = progress.withLock { p in
+                p.kept = true
+                return p.spoiled
+            }
+            if spoiled { cache.remove(url) }  // refused while it was being kept
         } catch {
             cache.remove(url)
         }

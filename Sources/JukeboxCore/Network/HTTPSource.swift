@@ -84,6 +84,9 @@ final class HTTPSource: MediaSource {
 
     deinit { download.stop() }
 
+    /// The bytes are not what the decoder takes: the download stops, and no copy of them is kept.
+    func spoil() { download.spoil() }
+
     /// Hears the station's name (at once, if known) and the network's trouble from now on
     /// (on the download's thread). Titles are not told here: they go with the audio they
     /// name (`titleReached`).

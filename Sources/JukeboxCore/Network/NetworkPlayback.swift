@@ -35,13 +35,36 @@ public enum NetworkPlayback {
         return problem
     }
 
-    static func open(_ url: String, interruption: DecodeInterruption?) throws -> any MediaSource {
-        try open(url, interruption: interruption, throughPlaylist: true)
+    /// A URL's decoder, made by `making` from the URL's bytes: the cache's copy if there is
+    /// one, else the download. Bytes the decoder refuses (an error page sent as
+    /// `audio/mpeg`, a damaged header) are never kept: a copy that does not decode is
+    /// dropped and the URL fetched again, and a download that does not is not kept.
+    static func decoder(for url: String, interruption: DecodeInterruption?,
+                        making: (any MediaSource) throws -> any AudioDecoder) throws -> any AudioDecoder {
+        let (cache, limits) = settings.current
+        if let cache, let copy = cache.complete(url) {
+            do {
+                let decoder = try making(try FileReader(path: copy.path))
+                refresh(url, entry: copy.entry, in: cache, limits: limits)
+                return decoder
+            } catch let error as MediaError where error.isBadContent {
+                cache.remove(url)
+            }
+        }
+        let source = try open(url, interruption: interruption, throughPlaylist: true)
+        do {
+            let decoder = try making(source)
+            if let stream = source as? HTTPSource { stream.bytesPerSecond = bytesPerSecond(decoder.info, stream) }
+            return decoder
+        } catch let error as MediaError where error.isBadContent {
+            (source as? HTTPSource)?.spoil()
+            throw error
+        }
     }
 
     /// The encoded bytes a second of a stream: the file's average when its length and
     /// duration are known (a VBR MP3's first frame says little), else the stated bitrate.
-    static func bytesPerSecond(_ info: StreamInfo, _ stream: HTTPSource) -> Double? {
+    private static func bytesPerSecond(_ info: StreamInfo, _ stream: HTTPSource) -> Double? {
         if stream.size != .max, info.durationSeconds > 0 { return Double(stream.size) / info.durationSeconds }
         return info.bitrate.map { Double($0) / 8 }
     }
@@ -49,13 +72,10 @@ public enum NetworkPlayback {
     /// A radio station's playlist (M3U or PLS) is no larger than this.
     static let largestPlaylist: Int64 = 256 << 10
 
+    /// The download of `url`, or of the first entry that plays of the playlist it is.
     private static func open(_ url: String, interruption: DecodeInterruption?, throughPlaylist: Bool) throws -> any MediaSource {
         let (cache, limits) = settings.current
-        if let cache, let copy = cache.complete(url) {
-            let reader = try FileReader(path: copy.path)
-            refresh(url, entry: copy.entry, in: cache, limits: limits)
-            return reader
-        }
+        if !throughPlaylist, let cache, let copy = cache.complete(url) { return try FileReader(path: copy.path) }
         let source = try HTTPSource(url: url, cache: cache, limits: limits, interruption: interruption)
         guard !source.isLive, isPlaylist(source) else { return source }
         // A station's .m3u or .pls: its first entry that plays (they list mirrors).
