@@ -49,8 +49,6 @@ public final class ControlSession {
     private(set) var listedTags = MPDTag.allCases
     /// The largest binary chunk this client takes (`binarylimit`; MPD's default 8192).
     var binaryLimit = 8192
-    /// The picture being fetched in chunks.
-    var heldPicture: PictureHold?
     /// The current file's average bitrate, worked out once per track.
     var bitrate: (path: String, kbps: Int?)?
     private let maximumCommandListBytes: Int

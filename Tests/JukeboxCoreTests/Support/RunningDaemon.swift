@@ -46,6 +46,17 @@ final class RunningDaemon {
 
     func send(_ signal: Int32) { kill(process.processIdentifier, signal) }
 
+    /// The daemon's resident memory now and at its peak (VmRSS, VmHWM), in bytes: read
+    /// from /proc, which starts the peak afresh at exec (the test runner's is not in it).
+    func memory() -> (now: Int, peak: Int) {
+        let text = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
+        func kib(_ key: String) -> Int {
+            let line = text.split(separator: "\n").first { $0.hasPrefix(key + ":") } ?? ""
+            return (Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0) * 1024
+        }
+        return (kib("VmRSS"), kib("VmHWM"))
+    }
+
     /// `jukebox status` through the socket, or nil when it does not answer.
     func statusReply() -> String? {
         guard let out = try? Tools.run("timeout", ["10", Tools.jukebox, "status", "--socket", socket], check: false),

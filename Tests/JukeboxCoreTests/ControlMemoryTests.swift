@@ -1,0 +1,79 @@
+import Foundation
+import Testing
+@testable import JukeboxCore
+
+/// What clients can make the real daemon hold: a crowd fetching big covers, and the peak
+/// RSS of the daemon (VmHWM) measured around it. Bounds are generous; before the fixes
+/// they were exceeded ten times over.
+@Suite(.serialized) struct ControlMemoryTests {
+    typealias Connection = ControlHardeningTests.Connection
+    let fx = Fixtures.shared
+
+    /// A daemon over `music` that does not play or draw, so memory is the clients' doing.
+    func daemon(_ name: String, music: String, control: String = "") throws -> RunningDaemon {
+        let config = fx.path("\(name).toml")
+        try "[playback]\nautoplay = false\n[display]\ndevice = \"none\"\n[control]\nkeyboard = false\n\(control)"
+            .write(toFile: config, atomically: true, encoding: .utf8)
+        let daemon = try RunningDaemon(name: name, config: config, musicDirectory: music)
+        try #require(daemon.wait(seconds: 60) { daemon.log.contains("tracks queued") && daemon.statusReply() != nil },
+                     "never ready: \(daemon.log)")
+        return daemon
+    }
+
+    /// Bytes of noise: pictures the daemon only passes on, never decodes.
+    func noise(_ count: Int) -> [UInt8] {
+        var generator = SplitMix(seed: 33)
+        return (0..<count / 8).flatMap { _ in withUnsafeBytes(of: generator.next()) { Array($0) } }
+    }
+
+    /// Thirty clients each take the first chunk of a picture, then wait in idle: as the
+    /// issue's attack did (30 × a 16 MiB cover took the daemon to 509 MB).
+    func crowdFetches(_ command: String, _ uri: String, from daemon: RunningDaemon) throws -> [Connection] {
+        try (0..<30).map { _ in
+            let c = try Connection(unix: daemon.socket)
+            _ = c.read(until: "\n")
+            c.send("\(command) \"\(uri)\" 0\n")
+            let reply = c.read(until: "\nOK\n")
+            #expect(reply.hasPrefix("size: "), "\(reply.prefix(80))")
+            c.send("idle\n")
+            return c
+        }
+    }
+
+    @Test func clientsFetchingABigCoverHoldNoCopyOfIt() throws {
+        let music = try fx.scratchFolder("bigcover-music")
+        try FileManager.default.createDirectory(atPath: music + "/Album", withIntermediateDirectories: true)
+        _ = try? FileManager.default.copyItem(atPath: fx.path("music24.flac"), toPath: music + "/Album/a.flac")
+        try Data(noise(16 << 20)).write(to: URL(fileURLWithPath: music + "/Album/cover.jpg"))
+        let daemon = try daemon("bigcover", music: music)
+        let before = daemon.memory()
+        let clients = try crowdFetches("albumart", "Album/a.flac", from: daemon)
+        let after = daemon.memory()
+        print("albumart, 30 clients, 16 MiB cover: RSS \(before.now >> 10) KiB before, peak \(after.peak >> 10) KiB")
+        #expect(after.peak - before.now < 16 << 20, "peak RSS grew from \(before.now >> 20) to \(after.peak >> 20) MiB")
+        // The chunks are still whole, from any offset.
+        let c = try Connection(unix: daemon.socket)
+        _ = c.read(until: "\n")
+        c.send("binarylimit 65536\nalbumart Album/a.flac 16777200\n")
+        #expect(c.read(until: "\nOK\n").hasPrefix("OK\nsize: 16777216\nbinary: 16\n"))
+        withExtendedLifetime(clients) {}
+    }
+
+    @Test func clientsFetchingABigEmbeddedPictureShareOneCopy() throws {
+        let music = try fx.scratchFolder("bigpicture-music")
+        let picture = fx.path("bigpicture.jpg")
+        try Data([0xFF, 0xD8] + noise(12 << 20)).write(to: URL(fileURLWithPath: picture))
+        let track = music + "/a.flac"
+        if !FileManager.default.fileExists(atPath: track) {
+            try Tools.run("flac", ["-s", "-f", "--picture", "3|image/jpeg|||\(picture)", "-o", track, fx.path("music24.wav")])
+        }
+        let daemon = try daemon("bigpicture", music: music)
+        let before = daemon.memory()
+        let clients = try crowdFetches("readpicture", "a.flac", from: daemon)
+        let after = daemon.memory()
+        print("readpicture, 30 clients, 12 MiB picture: RSS \(before.now >> 10) KiB before, peak \(after.peak >> 10) KiB")
+        // One shared copy, and what reading the tags takes while it runs: not thirty copies.
+        #expect(after.peak - before.now < 48 << 20, "peak RSS grew from \(before.now >> 20) to \(after.peak >> 20) MiB")
+        withExtendedLifetime(clients) {}
+    }
+}
