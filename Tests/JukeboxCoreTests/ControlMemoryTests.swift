@@ -76,4 +76,38 @@ import Testing
         #expect(after.peak - before.now < 48 << 20, "peak RSS grew from \(before.now >> 20) to \(after.peak >> 20) MiB")
         withExtendedLifetime(clients) {}
     }
+
+    /// The lock-out: 300 TCP clients without the password send `idle`. The Unix
+    /// socket still answers, a client with the password still gets in, and the crowd
+    /// costs a bounded amount of memory.
+    @Test func aCrowdWithoutThePasswordLocksNobodyOut() throws {
+        let music = try fx.scratchFolder("crowd-music")
+        _ = try? FileManager.default.copyItem(atPath: fx.path("music24.flac"), toPath: music + "/a.flac")
+        let port = try LoopbackListener.freePort()
+        let daemon = try daemon("crowd", music: music, control: "tcp_port = \(port)\npassword = \"open sesame\"\n")
+        let before = daemon.memory()
+        var crowd: [Connection] = []
+        for _ in 0..<300 {
+            guard let c = try? Connection(tcpPort: port, timeout: 5) else { continue }
+            c.send("idle\n")
+            crowd.append(c)
+        }
+        // Every one was greeted: the oldest made room for the newest.
+        #expect(crowd.filter { $0.read(until: "\n") == MPDProtocol.greeting }.count == 300)
+        let after = daemon.memory()
+        print("300 TCP clients without the password in idle: RSS \(before.now >> 10) KiB before, \(after.now >> 10) KiB with them, peak \(after.peak >> 10) KiB")
+        #expect(after.peak - before.now < 16 << 20, "peak RSS grew from \(before.now >> 20) to \(after.peak >> 20) MiB")
+        #expect(daemon.statusReply() != nil, "the Unix socket was locked out: \(daemon.log)")
+        let local = try Connection(unix: daemon.socket)
+        #expect(local.read(until: "\n") == MPDProtocol.greeting)
+        local.send("status\n")
+        #expect(local.read(until: "OK\n").contains("state: stop\n"))
+        let owner = try Connection(tcpPort: port)
+        #expect(owner.read(until: "\n") == MPDProtocol.greeting)
+        owner.send("password \"open sesame\"\nsetvol 35\n")
+        #expect(owner.read(until: "OK\nOK\n") == "OK\nOK\n")
+        // The oldest guests were closed to make room: they read the end of the stream.
+        #expect(crowd[0].readToEnd() == "")
+        #expect(daemon.log.contains("closing the oldest without the password"), "\(daemon.log)")
+    }
 }

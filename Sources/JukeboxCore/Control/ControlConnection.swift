@@ -6,8 +6,19 @@
 final class ControlConnection {
     let fd: Int32
     let session: ControlSession
+    /// Where it connects from, for the log: `127.0.0.1:50312`, or `the Unix socket`.
+    let peer: String
+    /// On the Unix socket: a client on the box itself, with slots of its own.
+    let local: Bool
+    /// When it connected (MonotonicClock nanoseconds): the oldest guest goes first.
+    let connected: UInt64
     /// When the client last sent a byte or took one of ours (MonotonicClock nanoseconds).
     var lastActivity: UInt64
+    /// When the client last sent a byte: a guest's timeout counts from it, idle or not.
+    var lastReceived: UInt64
+    /// The answer to a wrong password waits until then: nothing more of this client is
+    /// run or sent before, and the control thread serves the others meanwhile.
+    var heldUntil: UInt64 = 0
     /// The client will send no more: it half-closed its side, or we stopped listening.
     var inputEnded = false
     /// Close as soon as the output has been sent.
@@ -22,11 +33,21 @@ final class ControlConnection {
     private var output: [UInt8] = []
     private var outputStart = 0
 
-    init(fd: Int32, session: ControlSession, now: UInt64) {
+    init(fd: Int32, session: ControlSession, peer: String, local: Bool, now: UInt64) {
         self.fd = fd
         self.session = session
+        self.peer = peer
+        self.local = local
+        connected = now
         lastActivity = now
+        lastReceived = now
     }
+
+    /// A TCP client that has not sent the password the box asks for: it may only read,
+    /// has a short timeout, and is the first to go when the slots run out.
+    var isGuest: Bool { !local && !session.mayChange }
+
+    func isHeld(at now: UInt64) -> Bool { now < heldUntil }
 
     // MARK: Input
 

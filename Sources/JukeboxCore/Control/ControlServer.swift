@@ -14,15 +14,21 @@ public final class ControlServer: @unchecked Sendable {
     public struct Limits: Sendable, Equatable {
         /// A client that neither sends nor reads for this long is closed (MPD: 60 s).
         public var connectionTimeoutSeconds: Int
-        /// Clients served at once; one more is told so and closed (MPD: 100).
+        /// Clients served at once on TCP, and as many again on the Unix socket: one more
+        /// is told so and closed (MPD: 100), unless a guest can make room.
         public var maximumConnections: Int
         /// The text of one command list (MPD's max_command_list_size: 2048 KiB).
         public var maximumCommandListBytes: Int
+        /// A TCP client without the password (when one is set) that sends nothing for this
+        /// long is closed, even while it waits in idle.
+        public var passwordTimeoutSeconds: Int
 
-        public init(connectionTimeoutSeconds: Int = 60, maximumConnections: Int = 100, maximumCommandListBytes: Int = 2048 << 10) {
+        public init(connectionTimeoutSeconds: Int = 60, maximumConnections: Int = 100, maximumCommandListBytes: Int = 2048 << 10,
+                    passwordTimeoutSeconds: Int = 10) {
             self.connectionTimeoutSeconds = connectionTimeoutSeconds
             self.maximumConnections = maximumConnections
             self.maximumCommandListBytes = maximumCommandListBytes
+            self.passwordTimeoutSeconds = passwordTimeoutSeconds
         }
     }
 
@@ -54,6 +60,8 @@ public final class ControlServer: @unchecked Sendable {
                 "another jukebox is answering on \(path); stop it first (systemctl stop jukebox) or choose another socket"
             case .notASocket(let path): "\(path) exists and is not a socket"
             case .pathTooLong(let path): "socket path too long: \(path)"
+            case .cannotListen(let address, let error) where error == Errno(EADDRINUSE):
+                "cannot listen on \(address): the port is busy (another program listens on it)"
             case .cannotListen(let address, let error): "cannot listen on \(address): \(error)"
             case .cannotStartThread(let error): "cannot start the control thread: \(error)"
             }
@@ -100,6 +108,17 @@ public final class ControlServer: @unchecked Sendable {
     private var warnedFull = false
     /// An accept failure has been logged since the last one that worked.
     private var warnedAcceptFailing = false
+    /// A guest was closed to make room since the server was last below the limit.
+    private var warnedEvicting = false
+    /// The TCP listener that could not be opened (its port busy, say), tried again at
+    /// `retryAt`: the Unix socket serves meanwhile.
+    private var tcpPending: (address: String, port: Int, retryAt: UInt64)?
+    static let tcpRetryInterval: UInt64 = 5_000_000_000
+
+    /// Wrong passwords a client may send before it is closed; each answer comes later
+    /// than the one before (`passwordDelay`), so guessing is slow.
+    static let passwordAttempts = 3
+    static func passwordDelay(afterFailures failures: Int) -> UInt64 { 500_000_000 << UInt64(min(failures, 8) - 1) }
 
     /// Output a client has not read yet beyond which it is dropped.
     static let maximumPendingOutput = 4 << 20
@@ -123,6 +142,10 @@ public final class ControlServer: @unchecked Sendable {
     /// Told, from the control thread, when the loop stops by itself (its poll failed).
     /// Set before `start`.
     public var onDeath: @Sendable (Errno) -> Void = { _ in }
+
+    /// Told what the screen should say about the server (the TCP port is busy), and nil
+    /// once that is over. Set before `start`.
+    public var onNotice: @Sendable (String?) -> Void = { _ in }
 
     /// Listens and starts the control thread. On failure nothing is left open.
     /// `tcpAddress` is where TCP listens when `tcpPort` is not 0 (this machine only by
@@ -152,12 +175,14 @@ public final class ControlServer: @unchecked Sendable {
             logger.info("control socket: \(socketPath) (try: MPD_HOST=\(socketPath) mpc status)")
         }
         if tcpPort > 0 {
-            listeners.append(try Self.listenTCP(address: tcpAddress, port: tcpPort))
-            let open = !(TCPAddress(tcpAddress)?.isLoopback ?? true)
-            if open, password.isEmpty {
-                logger.warning("control: TCP on \(tcpAddress):\(tcpPort) without a password: anyone on the network can control the box; set [control] password")
-            } else {
-                logger.info("control: also on TCP \(tcpAddress):\(tcpPort)\(password.isEmpty ? "" : ", read-only until a client sends the password")")
+            // Each listener fails alone: a busy port must not take the Unix socket down.
+            do {
+                listeners.append(try Self.listenTCP(address: tcpAddress, port: tcpPort))
+                tcpListening(address: tcpAddress, port: tcpPort)
+            } catch {
+                tcpPending = (tcpAddress, tcpPort, MonotonicClock.now() + Self.tcpRetryInterval)
+                logger.warning("control: \(error); tried again every \(Self.tcpRetryInterval / 1_000_000_000) s\(socketPath.isEmpty ? "" : " (the Unix socket works meanwhile)")")
+                onNotice("TCP port \(tcpPort) is busy")
             }
         }
         var fds: [Int32] = [0, 0]
@@ -179,6 +204,28 @@ public final class ControlServer: @unchecked Sendable {
         observer = player.observeDigests { [weak self] digest in self?.playerChanged(digest) }
         catalogObserver = catalog.observe { [weak self] change in
             self?.announce(change == .published ? [.database] : [.update])
+        }
+    }
+
+    private func tcpListening(address: String, port: Int) {
+        let open = !(TCPAddress(address)?.isLoopback ?? true)
+        if open, password.isEmpty {
+            logger.warning("control: TCP on \(address):\(port) without a password: anyone on the network can control the box; set [control] password")
+        } else {
+            logger.info("control: also on TCP \(address):\(port)\(password.isEmpty ? "" : ", read-only until a client sends the password")")
+        }
+    }
+
+    /// On the control thread, when it is time: tries the TCP listener again.
+    private func retryTCP(now: UInt64) {
+        guard let pending = tcpPending, now >= pending.retryAt else { return }
+        do {
+            listeners.append(try Self.listenTCP(address: pending.address, port: pending.port))
+            tcpPending = nil
+            tcpListening(address: pending.address, port: pending.port)
+            onNotice(nil)
+        } catch {
+            tcpPending?.retryAt = now + Self.tcpRetryInterval
         }
     }
 
@@ -272,19 +319,20 @@ public final class ControlServer: @unchecked Sendable {
                 polled.append(nil)
             }
             var busy = false
+            let now = MonotonicClock.now()
             for client in clients.values {
+                let held = client.isHeld(at: now)
                 let hasWork = !client.closing && (client.session.isRunningList || client.hasCompleteLine)
                 // Work already read comes first; while the client does not read its replies
                 // it waits, and so does reading more from it.
-                busy = busy || (hasWork && client.pendingOutput < Self.outputBackPressure)
+                busy = busy || (hasWork && !held && client.pendingOutput < Self.outputBackPressure)
                 var events: Int16 = 0
                 if !client.inputEnded && !client.closing && !hasWork { events |= Int16(POLLIN) }
-                if client.pendingOutput > 0 { events |= Int16(POLLOUT) }
+                if client.pendingOutput > 0 && !held { events |= Int16(POLLOUT) }
                 fds.append(pollfd(fd: client.fd, events: events, revents: 0))
                 polled.append(client)
             }
-            let now = MonotonicClock.now()
-            let timeout = busy ? 0 : millisecondsUntilFirstIdleDeadline(clients, now: now)
+            let timeout = busy ? 0 : millisecondsUntilNextDeadline(now: now)
             do {
                 try systemCall(retryOnInterrupt: false) { poll(&fds, nfds_t(fds.count), timeout) }
             } catch where error == .interrupted {
@@ -307,9 +355,15 @@ public final class ControlServer: @unchecked Sendable {
                 }
                 tellIdleClients(changes)
             }
+            retryTCP(now: MonotonicClock.now())
             for (entry, client) in zip(fds, polled).dropFirst() {
                 guard let client else {
                     if entry.revents != 0 { accept(on: entry.fd) }
+                    continue
+                }
+                if client.failed {  // closed to make room for another
+                    close(client.fd)
+                    clients[client.fd] = nil
                     continue
                 }
                 if entry.revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 { receive(client, into: &buffer) }
@@ -324,23 +378,35 @@ public final class ControlServer: @unchecked Sendable {
         }
     }
 
-    /// Clients waiting in `idle` have no deadline (as in MPD): with only those, the loop
-    /// sleeps until something happens.
-    private func millisecondsUntilFirstIdleDeadline(_ clients: [Int32: ControlConnection], now: UInt64) -> Int32 {
+    /// When `client` is closed for its silence: a guest `password_timeout` seconds after
+    /// it last sent anything, idle or not; another client `connection_timeout` seconds
+    /// after it last sent or read, except while it waits in `idle` (as in MPD).
+    private func deadline(of client: ControlConnection) -> UInt64? {
+        if client.isGuest { return client.lastReceived + UInt64(limits.passwordTimeoutSeconds) * 1_000_000_000 }
+        guard !client.session.isIdle else { return nil }
+        return client.lastActivity + UInt64(limits.connectionTimeoutSeconds) * 1_000_000_000
+    }
+
+    /// Until the next timeout, held answer or TCP retry; -1 (sleep until something
+    /// happens) when there is none.
+    private func millisecondsUntilNextDeadline(now: UInt64) -> Int32 {
         // A plain loop: this runs at every turn, where a filter and a map cost two arrays.
-        var oldest = UInt64.max
-        for client in clients.values where !client.session.isIdle { oldest = min(oldest, client.lastActivity) }
-        guard oldest != .max else { return -1 }
-        let deadline = oldest + UInt64(limits.connectionTimeoutSeconds) * 1_000_000_000
-        guard deadline > now else { return 0 }
-        return Int32(min((deadline - now) / 1_000_000 + 1, 60_000))
+        var next = tcpPending?.retryAt ?? .max
+        for client in clients.values {
+            if let deadline = deadline(of: client) { next = min(next, deadline) }
+            if client.isHeld(at: now) { next = min(next, client.heldUntil) }
+        }
+        guard next != .max else { return -1 }
+        guard next > now else { return 0 }
+        return Int32(min((next - now) / 1_000_000 + 1, 60_000))
     }
 
     private func closeIdle() {
         let now = MonotonicClock.now()
-        let limit = UInt64(limits.connectionTimeoutSeconds) * 1_000_000_000
-        for client in clients.values where !client.session.isIdle && now >= client.lastActivity + limit {
-            logger.debug("control: closing a client silent for \(limits.connectionTimeoutSeconds) s")
+        for client in clients.values {
+            guard let deadline = deadline(of: client), now >= deadline else { continue }
+            let limit = client.isGuest ? "\(limits.passwordTimeoutSeconds) s without the password" : "\(limits.connectionTimeoutSeconds) s"
+            logger.debug("control: closing \(client.peer), silent for \(limit)")
             close(client.fd)
             clients[client.fd] = nil
         }
@@ -348,8 +414,16 @@ public final class ControlServer: @unchecked Sendable {
 
     private func accept(on listener: Int32) {
         let fd: Int32
+        var address = sockaddr_storage()
         do {
-            fd = try systemCall { Glibc.accept(listener, nil, nil) }
+            fd = try systemCall {
+                withUnsafeMutablePointer(to: &address) { storage in
+                    storage.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
+                        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+                        return Glibc.accept(listener, pointer, &length)
+                    }
+                }
+            }
         } catch where error == .wouldBlock || error == Errno(ECONNABORTED) {
             return  // the client gave up before we got to it
         } catch {
@@ -362,7 +436,25 @@ public final class ControlServer: @unchecked Sendable {
         }
         warnedAcceptFailing = false
         Self.makeNonBlocking(fd)
-        guard clients.count < limits.maximumConnections else {
+        let local = listener == localListener
+        // The Unix socket's clients and TCP's have slots of their own: a crowd on the
+        // network never locks out the box itself. A full TCP side makes room by closing
+        // its oldest guest.
+        var taken = 0
+        var oldestGuest: ControlConnection?
+        for client in clients.values where client.local == local && !client.failed {
+            taken += 1
+            if client.isGuest, client.connected < oldestGuest?.connected ?? .max { oldestGuest = client }
+        }
+        if taken >= limits.maximumConnections, let oldestGuest {
+            if !warnedEvicting {  // once per crowd
+                logger.warning("control: \(limits.maximumConnections) TCP clients connected (max_connections); closing the oldest without the password (\(oldestGuest.peer)) to make room, and so on")
+                warnedEvicting = true
+            }
+            oldestGuest.failed = true
+            taken -= 1
+        }
+        guard taken < limits.maximumConnections else {
             let refusal = Array("ACK [\(MPDProtocol.AckCode.system.rawValue)@0] {} too many clients (max_connections is \(limits.maximumConnections))\n".utf8)
             _ = refusal.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
             close(fd)
@@ -372,12 +464,13 @@ public final class ControlServer: @unchecked Sendable {
             }
             return
         }
-        warnedFull = false
-        let session = ControlSession(player: player, scope: scope, catalog: catalog, outputs: outputs, local: listener == localListener,
+        if taken < limits.maximumConnections - 1 { warnedFull = false; warnedEvicting = false }
+        let session = ControlSession(player: player, scope: scope, catalog: catalog, outputs: outputs, local: local,
                                      password: password,
                                      maximumCommandListBytes: limits.maximumCommandListBytes, commandsPerCall: Self.linesPerTurn)
         session.announce = { [weak self] in self?.announce($0) }
-        let client = ControlConnection(fd: fd, session: session, now: MonotonicClock.now())
+        let client = ControlConnection(fd: fd, session: session, peer: local ? "the Unix socket" : Self.describe(address), local: local,
+                                       now: MonotonicClock.now())
         client.reply(MPDProtocol.greeting)
         clients[fd] = client
         send(client)
@@ -397,6 +490,7 @@ public final class ControlServer: @unchecked Sendable {
             }
             buffer.withUnsafeBytes { client.receive(UnsafeRawBufferPointer(rebasing: $0[..<n])) }
             client.lastActivity = MonotonicClock.now()
+            client.lastReceived = client.lastActivity
         } catch let error as Errno where error == .wouldBlock {
         } catch {
             client.failed = true
@@ -406,6 +500,9 @@ public final class ControlServer: @unchecked Sendable {
     /// Runs up to `linesPerTurn` of the client's complete lines, or as many commands of
     /// a command list.
     private func run(_ client: ControlConnection) {
+        guard !client.isHeld(at: MonotonicClock.now()) else { return }
+        let wrongPasswords = client.session.wrongPasswords
+        defer { if client.session.wrongPasswords > wrongPasswords { passwordRefused(client) } }
         var budget = Self.linesPerTurn
         while budget > 0, !client.closing, client.pendingOutput < Self.outputBackPressure {
             let outcome: ControlSession.Outcome
@@ -425,6 +522,7 @@ public final class ControlServer: @unchecked Sendable {
             case .close: client.closing = true; client.discardInput()
             case .none: break
             }
+            if client.session.wrongPasswords > wrongPasswords { break }  // its answer waits: see passwordRefused
         }
         if client.pendingOutput > Self.maximumPendingOutput {
             client.failed = true  // not reading its replies
@@ -440,7 +538,22 @@ public final class ControlServer: @unchecked Sendable {
         }
     }
 
+    /// A wrong password: its answer is held back, longer after each, and after a few the
+    /// connection closes. The peer is named in the log, for the admin (or fail2ban).
+    private func passwordRefused(_ client: ControlConnection) {
+        let failures = client.session.wrongPasswords
+        client.heldUntil = MonotonicClock.now() + Self.passwordDelay(afterFailures: failures)
+        if failures >= Self.passwordAttempts {
+            logger.warning("control: wrong password from \(client.peer) (\(failures) times); closing the connection")
+            client.closing = true
+            client.discardInput()
+        } else {
+            logger.warning("control: wrong password from \(client.peer) (\(failures) of \(Self.passwordAttempts) tries)")
+        }
+    }
+
     private func send(_ client: ControlConnection) {
+        guard !client.isHeld(at: MonotonicClock.now()) else { return }
         while client.pendingOutput > 0 {
             var failure: Errno?
             let sent = client.flush { bytes in
@@ -463,6 +576,31 @@ public final class ControlServer: @unchecked Sendable {
     }
 
     // MARK: Listening sockets
+
+    /// A TCP peer as the log names it: `192.168.1.20:50312`, `[fe80::1]:50312`.
+    static func describe(_ address: sockaddr_storage) -> String {
+        var address = address
+        var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN) + 1)
+        func hostText(_ text: [CChar]) -> String { String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) }
+        return withUnsafePointer(to: &address) { storage in
+            switch Int32(storage.pointee.ss_family) {
+            case AF_INET:
+                return storage.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { v4 in
+                    var host = v4.pointee.sin_addr
+                    inet_ntop(AF_INET, &host, &text, socklen_t(text.count))
+                    return "\(hostText(text)):\(UInt16(bigEndian: v4.pointee.sin_port))"
+                }
+            case AF_INET6:
+                return storage.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { v6 in
+                    var host = v6.pointee.sin6_addr
+                    inet_ntop(AF_INET6, &host, &text, socklen_t(text.count))
+                    return "[\(hostText(text))]:\(UInt16(bigEndian: v6.pointee.sin6_port))"
+                }
+            default:
+                return "an unknown peer"
+            }
+        }
+    }
 
     /// Non-blocking and closed on exec (pipe2/accept4 need _GNU_SOURCE, which Swift lacks).
     static func makeNonBlocking(_ fd: Int32) {

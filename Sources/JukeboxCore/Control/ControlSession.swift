@@ -40,7 +40,10 @@ public final class ControlSession {
     private let password: String
     /// Whether this client may change anything: on the Unix socket, with no password set,
     /// or once it sent the password. Otherwise it may only read (MPD's "read" permission).
-    private var mayChange: Bool
+    private(set) var mayChange: Bool
+    /// Wrong passwords this client sent: the server answers each later than the last,
+    /// and closes the connection after a few.
+    private(set) var wrongPasswords = 0
     /// The tags this client asked for (`tagtypes`); all of them at first.
     private var tags = Set(MPDTag.allCases) {
         didSet { listedTags = MPDTag.allCases.filter(tags.contains) }
@@ -269,7 +272,10 @@ public final class ControlSession {
         switch command {
         case .password?:
             try arguments(1...1)
-            guard !password.isEmpty, Self.same(args[0], password) else { throw MPDProtocol.Ack(code: .password, message: "incorrect password") }
+            guard !password.isEmpty, Self.same(args[0], password) else {
+                wrongPasswords += 1
+                throw MPDProtocol.Ack(code: .password, message: "incorrect password")
+            }
             mayChange = true
         case .ping?:
             try arguments(0...0)

@@ -119,6 +119,7 @@ public final class Daemon: @unchecked Sendable {
             catalog: catalog, logger: logger, waitForMusic: !exitWhenDone,
             holdFirstPlay: { shared.withLock { $0.savedState != nil } })
         screen = ScreenService(settings: config.display, logger: logger)
+        control.onNotice = { [screen] in screen.notice(.control, $0) }
         wire()
     }
 

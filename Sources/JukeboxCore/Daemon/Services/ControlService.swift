@@ -11,6 +11,8 @@ final class ControlService: Service, @unchecked Sendable {
     private let outputs: OutputSwitches
     private let logger: Logger
     private let settings: ConditionLocked<Current>
+    /// What the screen says about the server (a busy TCP port); nil clears it.
+    var onNotice: @Sendable (String?) -> Void = { _ in }
     private struct Current {
         var control: JukeboxConfig.Control
         var scope: ControlServer.Scope
@@ -48,6 +50,7 @@ final class ControlService: Service, @unchecked Sendable {
         let server = ControlServer(player: player, logger: logger, limits: control.limits, scope: scope, catalog: catalog, outputs: outputs,
                                    password: control.password)
         server.onDeath = { died($0) }
+        server.onNotice = onNotice
         do {
             try server.start(socketPath: control.socketPath, tcpPort: control.tcpPort, tcpAddress: control.tcpAddress)
         } catch {
@@ -63,5 +66,6 @@ final class ControlService: Service, @unchecked Sendable {
             return access.server
         }
         server?.stop()
+        onNotice(nil)
     }
 }
