@@ -42,6 +42,32 @@ import Testing
         func file(_ name: String) -> String? { try? String(contentsOfFile: "\(playlists)/\(name)", encoding: .utf8) }
     }
 
+    /// As the server runs them: the playlist file is read by `background` (the server's
+    /// file thread), never by the thread that handles the line, and the reply waits for it.
+    @Test func playlistsAreReadOffTheControlThread() throws {
+        let box = try Box("offthread")
+        #expect(box.say("save mix") == "OK\n")
+        #expect(box.say("clear") == "OK\n")
+        var jobs: [@Sendable () -> Void] = []
+        box.session.streamsReplies = true
+        box.session.background = { jobs.append($0) }
+        for line in ["listplaylist mix", "load mix", "listplaylist nothing"] {
+            guard case .stream(let stream) = box.session.handle(line: line) else { Issue.record("\(line): not streamed"); continue }
+            var out: [UInt8] = []
+            // Not read yet: the reply waits, with nothing of it made.
+            #expect(try stream.produce(into: &out) == .waiting && out.isEmpty, "\(line)")
+            #expect(jobs.count == 1)
+            jobs.removeFirst()()
+            while try stream.produce(into: &out) != .done {}
+            let text = String(decoding: out, as: UTF8.self)
+            switch line {
+            case "listplaylist mix": #expect(text == Self.tracks.map { "file: \($0)\n" }.joined() + "OK\n")
+            case "load mix": #expect(text == "OK\n" && box.player.listing.paths.count == Self.tracks.count)
+            default: #expect(text == "ACK [50@0] {listplaylist} No such playlist\n")
+            }
+        }
+    }
+
     @Test func saveListAndLoadAQueue() throws {
         let box = try Box("save")
         #expect(box.say("listplaylists") == "OK\n")

@@ -144,7 +144,7 @@ public enum ConfigLoader {
             if let t = try section("control") {
                 let s = "control"
                 try allow(t, s, ["socket", "tcp_port", "tcp_address", "password", "keyboard", "connection_timeout", "max_connections",
-                                 "max_command_list_size", "password_timeout"])
+                                 "max_command_list_size", "password_timeout", "max_output_buffer_size"])
                 c.control.socketPath = try string(t, s, "socket") ?? c.control.socketPath
                 c.control.tcpPort = try int(t, s, "tcp_port", 0...65535) ?? c.control.tcpPort
                 if let address = try string(t, s, "tcp_address") {
@@ -165,6 +165,7 @@ public enum ConfigLoader {
                 l.maximumConnections = try int(t, s, "max_connections", 1...1000) ?? l.maximumConnections
                 if let kib = try int(t, s, "max_command_list_size", 1...65_536) { l.maximumCommandListBytes = kib << 10 }
                 l.passwordTimeoutSeconds = try int(t, s, "password_timeout", 1...86_400) ?? l.passwordTimeoutSeconds
+                if let kib = try int(t, s, "max_output_buffer_size", 64...65_536) { l.maximumOutputBytes = kib << 10 }
                 c.control.limits = l
             }
             if let t = try section("state") {

@@ -19,6 +19,10 @@ final class ControlConnection {
     /// The answer to a wrong password waits until then: nothing more of this client is
     /// run or sent before, and the control thread serves the others meanwhile.
     var heldUntil: UInt64 = 0
+    /// The reply being made as the client reads it; its next lines wait until it ends.
+    var stream: ReplyStream?
+    /// The stream waits for a file read: the loop need not turn for it until woken.
+    var streamWaiting = false
     /// The client will send no more: it half-closed its side, or we stopped listening.
     var inputEnded = false
     /// Close as soon as the output has been sent.
@@ -97,11 +101,25 @@ final class ControlConnection {
     func reply(_ text: String) { reply(bytes: text.utf8) }
 
     func reply(bytes: some Collection<UInt8>) {
+        compactOutput()
+        output.append(contentsOf: bytes)
+    }
+
+    /// Appends the next part of `stream`; it is dropped once done.
+    func continueStream() -> ReplyStream.Step {
+        guard let stream else { return .done }
+        compactOutput()
+        let step = (try? stream.produce(into: &output)) ?? .done
+        streamWaiting = step == .waiting
+        if step == .done { self.stream = nil }
+        return step
+    }
+
+    private func compactOutput() {
         if outputStart > 0, outputStart >= output.count / 2 {
             output.removeFirst(outputStart)
             outputStart = 0
         }
-        output.append(contentsOf: bytes)
     }
 
     /// Calls `write` with the unsent output; it returns how many bytes went out.

@@ -22,13 +22,17 @@ public final class ControlServer: @unchecked Sendable {
         /// A TCP client without the password (when one is set) that sends nothing for this
         /// long is closed, even while it waits in idle.
         public var passwordTimeoutSeconds: Int
+        /// Output a client has not read beyond which it is dropped (MPD's
+        /// max_output_buffer_size: 8 MiB). Long listings are streamed and stay far below.
+        public var maximumOutputBytes: Int
 
         public init(connectionTimeoutSeconds: Int = 60, maximumConnections: Int = 100, maximumCommandListBytes: Int = 2048 << 10,
-                    passwordTimeoutSeconds: Int = 10) {
+                    passwordTimeoutSeconds: Int = 10, maximumOutputBytes: Int = 8 << 20) {
             self.connectionTimeoutSeconds = connectionTimeoutSeconds
             self.maximumConnections = maximumConnections
             self.maximumCommandListBytes = maximumCommandListBytes
             self.passwordTimeoutSeconds = passwordTimeoutSeconds
+            self.maximumOutputBytes = maximumOutputBytes
         }
     }
 
@@ -120,10 +124,11 @@ public final class ControlServer: @unchecked Sendable {
     static let passwordAttempts = 3
     static func passwordDelay(afterFailures failures: Int) -> UInt64 { 500_000_000 << UInt64(min(failures, 8) - 1) }
 
-    /// Output a client has not read yet beyond which it is dropped.
-    static let maximumPendingOutput = 4 << 20
-    /// Output beyond which a client's further lines wait until it reads.
+    /// Output beyond which a client's further lines wait until it reads, and its
+    /// streamed reply is made no further.
     static let outputBackPressure = 256 << 10
+    /// Reads stored playlists off the control thread.
+    private let files = ControlFileWorker()
     /// Lines of one client run per turn of the loop, before the others are served.
     static let linesPerTurn = 64
     static let bytesPerRead = 64 << 10
@@ -194,8 +199,10 @@ public final class ControlServer: @unchecked Sendable {
         fds.forEach(Self.makeNonBlocking)
         wake = (fds[0], fds[1])
         do {
+            try files.start()
             thread = try WorkerThread.start(name: "jukebox-control") { [self] in serve() }
         } catch {
+            files.stop()
             throw .cannotStartThread(error)
         }
         // Changes are told from the state the clients can see now.
@@ -238,6 +245,7 @@ public final class ControlServer: @unchecked Sendable {
         post { $0.stop = true }
         pthread_join(thread, nil)
         self.thread = nil
+        files.stop()
         mail.withLock { $0.closed = true }
         for fd in listeners { close(fd) }
         close(wake.read)
@@ -322,12 +330,13 @@ public final class ControlServer: @unchecked Sendable {
             let now = MonotonicClock.now()
             for client in clients.values {
                 let held = client.isHeld(at: now)
-                let hasWork = !client.closing && (client.session.isRunningList || client.hasCompleteLine)
+                let streaming = client.stream != nil
+                let hasWork = !client.closing && (streaming ? !client.streamWaiting : client.session.isRunningList || client.hasCompleteLine)
                 // Work already read comes first; while the client does not read its replies
                 // it waits, and so does reading more from it.
                 busy = busy || (hasWork && !held && client.pendingOutput < Self.outputBackPressure)
                 var events: Int16 = 0
-                if !client.inputEnded && !client.closing && !hasWork { events |= Int16(POLLIN) }
+                if !client.inputEnded && !client.closing && !hasWork && !streaming { events |= Int16(POLLIN) }
                 if client.pendingOutput > 0 && !held { events |= Int16(POLLOUT) }
                 fds.append(pollfd(fd: client.fd, events: events, revents: 0))
                 polled.append(client)
@@ -469,6 +478,13 @@ public final class ControlServer: @unchecked Sendable {
                                      password: password,
                                      maximumCommandListBytes: limits.maximumCommandListBytes, commandsPerCall: Self.linesPerTurn)
         session.announce = { [weak self] in self?.announce($0) }
+        session.streamsReplies = true
+        session.background = { [weak self] job in
+            self?.files.run { [weak self] in
+                job()
+                self?.post { _ in }  // wakes the loop, which asks the waiting stream again
+            }
+        }
         let client = ControlConnection(fd: fd, session: session, peer: local ? "the Unix socket" : Self.describe(address), local: local,
                                        now: MonotonicClock.now())
         client.reply(MPDProtocol.greeting)
@@ -504,7 +520,16 @@ public final class ControlServer: @unchecked Sendable {
         let wrongPasswords = client.session.wrongPasswords
         defer { if client.session.wrongPasswords > wrongPasswords { passwordRefused(client) } }
         var budget = Self.linesPerTurn
-        while budget > 0, !client.closing, client.pendingOutput < Self.outputBackPressure {
+        turn: while budget > 0, !client.closing, client.pendingOutput < Self.outputBackPressure {
+            if client.stream != nil {
+                // More of the reply only as the client takes it: never more than the
+                // back-pressure mark and one chunk waits for it.
+                switch client.continueStream() {
+                case .waiting: break turn
+                case .more, .done: budget -= 1
+                }
+                continue
+            }
             let outcome: ControlSession.Outcome
             if client.session.isRunningList {
                 outcome = client.session.continueList()
@@ -518,17 +543,19 @@ public final class ControlServer: @unchecked Sendable {
             switch outcome {
             case .reply(let text): client.reply(text)
             case .replyBytes(let bytes): client.reply(bytes: bytes)
+            case .stream(let stream): client.stream = stream
             case .replyAndClose(let text): client.reply(text); client.closing = true; client.discardInput()
             case .close: client.closing = true; client.discardInput()
             case .none: break
             }
             if client.session.wrongPasswords > wrongPasswords { break }  // its answer waits: see passwordRefused
         }
-        if client.pendingOutput > Self.maximumPendingOutput {
-            client.failed = true  // not reading its replies
+        if client.pendingOutput > limits.maximumOutputBytes {
+            logger.warning("control: closing \(client.peer): a reply over max_output_buffer_size (\(limits.maximumOutputBytes >> 10) KiB)")
+            client.failed = true
             return
         }
-        guard !client.closing, !client.session.isRunningList, !client.hasCompleteLine else { return }
+        guard !client.closing, client.stream == nil, !client.session.isRunningList, !client.hasCompleteLine else { return }
         if client.unfinishedLineLength > ControlSession.maximumLineLength {
             client.reply("ACK [\(MPDProtocol.AckCode.argument.rawValue)@0] {} line too long\n")
             client.closing = true

@@ -17,6 +17,8 @@ public final class ControlSession {
         case replyAndClose(String)
         /// A reply holding binary data (a picture chunk).
         case replyBytes([UInt8])
+        /// A reply made as the client reads it, ending with its `OK` (or ACK).
+        case stream(ReplyStream)
         case close
         case none
     }
@@ -33,6 +35,12 @@ public final class ControlSession {
     /// Tells every idle client (this one too) of a change the player does not report:
     /// a stored playlist written.
     var announce: (IdleSubsystems) -> Void = { _ in }
+    /// Long replies are streamed (`Outcome.stream`) rather than made whole: the server
+    /// sets it. Otherwise they come as one `reply`.
+    var streamsReplies = false
+    /// Runs file reads off the control thread, and tells it when one is done: the
+    /// server's file thread. By default, at once.
+    var background: (@escaping @Sendable () -> Void) -> Void = { $0() }
     /// Connected through the Unix socket, from this machine: only such a client may ask
     /// for `config`, as in MPD.
     let local: Bool
@@ -151,9 +159,13 @@ public final class ControlSession {
                 if let request, let bytes = try pictureReply(request) { return .replyBytes(bytes) }
             default: break
             }
-            var reply = try execute(request, command)
-            reply += "OK\n"  // in place: a listing can be megabytes
-            return .reply(reply)
+            switch try execute(request, command) {
+            case .text(var reply):
+                reply += "OK\n"  // in place: a listing can be megabytes
+                return .reply(reply)
+            case .stream(let stream):
+                return streamed(finishing(stream, prefix: "", ending: "OK\n", index: 0, command: Self.commandName(line)))
+            }
         } catch let ack as MPDProtocol.Ack {
             return .reply(Self.ack(ack, index: 0, command: Self.commandName(line)))
         } catch {
@@ -184,7 +196,16 @@ public final class ControlSession {
         for i in first..<end {
             do {
                 let request = try MPDProtocol.request(lines[i])
-                out += try execute(request, request.flatMap { Self.commandsByName[$0.name] })
+                switch try execute(request, request.flatMap { Self.commandsByName[$0.name] }) {
+                case .text(let text):
+                    out += text
+                case .stream(let stream):
+                    // The list goes on after this reply has been read.
+                    let last = i + 1 == lines.count
+                    running = last ? nil : (lines, i + 1)
+                    let ending = (listOK ? "list_OK\n" : "") + (last ? "OK\n" : "")
+                    return streamed(finishing(stream, prefix: out, ending: ending, index: i, command: Self.commandName(lines[i])))
+                }
                 if listOK { out += "list_OK\n" }
             } catch let ack as MPDProtocol.Ack {
                 running = nil
@@ -200,6 +221,57 @@ public final class ControlSession {
         }
         running = (lines, end)
         return .reply(out)
+    }
+
+    /// `stream` between `prefix` and `ending`; an ACK it throws ends it, and the list it is in.
+    private func finishing(_ stream: ReplyStream, prefix: String, ending: String, index: Int, command: String) -> ReplyStream {
+        var started = false
+        return ReplyStream { [unowned self] out in
+            if !started {
+                out.append(contentsOf: prefix.utf8)
+                started = true
+            }
+            do {
+                let step = try stream.produce(into: &out)
+                if step == .done { out.append(contentsOf: ending.utf8) }
+                return step
+            } catch {
+                running = nil
+                let ack = error as? MPDProtocol.Ack ?? MPDProtocol.Ack(code: .system, message: "\(error)")
+                out.append(contentsOf: Self.ack(ack, index: index, command: command).utf8)
+                return .done
+            }
+        }
+    }
+
+    /// The outcome for a streamed reply: the stream itself for the server, or the text
+    /// it makes for a caller that takes replies whole.
+    private func streamed(_ stream: ReplyStream) -> Outcome {
+        guard !streamsReplies else { return .stream(stream) }
+        return .reply((try? stream.drained()) ?? "")
+    }
+
+    /// `read` on the file thread (`background`), then `then` with what it read, on the
+    /// control thread; the reply waits meanwhile, and the other clients do not.
+    func afterReading<T: Sendable>(_ read: @escaping @Sendable () throws -> T, then: @escaping (T) throws -> Reply) -> Reply {
+        let done = ConditionLocked<Result<T, any Error>?>(nil)
+        background {
+            let result = Result { try read() }
+            done.withLock { $0.wholeValue = result }
+        }
+        var after: ReplyStream?
+        return .stream(ReplyStream { out in
+            if let after { return try after.produce(into: &out) }
+            guard let result = done.withLock({ $0.wholeValue }) else { return .waiting }
+            switch try then(result.get()) {
+            case .text(let text):
+                out.append(contentsOf: text.utf8)
+                return .done
+            case .stream(let stream):
+                after = stream
+                return .more
+            }
+        })
     }
 
     static func ack(_ ack: MPDProtocol.Ack, index: Int, command: String) -> String {
@@ -257,7 +329,7 @@ public final class ControlSession {
     // MARK: Commands
 
     /// Runs one command; `command` is its name looked up in `commandsByName`.
-    private func execute(_ request: MPDProtocol.Request?, _ command: Command?) throws -> String {
+    private func execute(_ request: MPDProtocol.Request?, _ command: Command?) throws -> Reply {
         guard let request else { throw MPDProtocol.Ack(code: .unknown, message: "No command given") }
         let name = request.name
         let args = request.arguments
@@ -284,12 +356,12 @@ public final class ControlSession {
             // The devices of the route, in priority order; the one playing says so.
             try arguments(0...0)
             let route = player.status.route
-            return outputs.listed.enumerated().map { id, output in
+            return .text(outputs.listed.enumerated().map { id, output in
                 var entry = "outputid: \(id)\noutputname: \(MPDProtocol.value(output.device))\n"
                 entry += "plugin: \(output.device == NullOutput.deviceName ? "null" : "alsa")\noutputenabled: \(output.on ? 1 : 0)\n"
                 if case .playingOn(let playing) = route, playing == output.device { entry += "attribute: playing=1\n" }
                 return entry
-            }.joined()
+            }.joined())
         case .enableoutput?, .disableoutput?, .toggleoutput?:
             try arguments(1...1)
             let id = try Self.integer(args[0], name)
@@ -300,14 +372,14 @@ public final class ControlSession {
             }
         case .decoders?:
             try arguments(0...0)
-            return Self.decoders
+            return .text(Self.decoders)
         case .urlhandlers?:
             try arguments(0...0)
             return "handler: http://\nhandler: https://\n"
         case .notcommands?:
             // What this client may not run until it sends the password.
             try arguments(0...0)
-            return mayChange ? "" : Self.commands.filter { !Self.readCommands.contains($0) }.map { "command: \($0)\n" }.joined()
+            return .text(mayChange ? "" : Self.commands.filter { !Self.readCommands.contains($0) }.map { "command: \($0)\n" }.joined())
         case .clearerror?:
             try arguments(0...0)
             player.perform(.clearError)
@@ -330,7 +402,7 @@ public final class ControlSession {
             }
             return "updating_db: \(job)\n"
         case .commands?, .commandlist?:
-            return Self.commands.filter { mayChange || Self.readCommands.contains($0) }.map { "command: \($0)\n" }.joined()
+            return .text(Self.commands.filter { mayChange || Self.readCommands.contains($0) }.map { "command: \($0)\n" }.joined())
         case .play?:
             try arguments(0...1)
             if let arg = args.first {
@@ -401,7 +473,7 @@ public final class ControlSession {
             try arguments(1...1)
             player.perform(.setOption(.repeat(try Self.boolean(args[0], name))))
         case .tagtypes?:
-            guard let sub = args.first else { return MPDTag.allCases.filter(tags.contains).map { "tagtype: \($0.rawValue)\n" }.joined() }
+            guard let sub = args.first else { return .text(MPDTag.allCases.filter(tags.contains).map { "tagtype: \($0.rawValue)\n" }.joined()) }
             switch sub {
             case "all": tags = Set(MPDTag.allCases)
             case "clear": tags = []
@@ -418,13 +490,13 @@ public final class ControlSession {
         case .status?:
             try arguments(0...0)
             let status = player.status
-            return Self.status(status, bitrate: status.state == .playing || status.state == .paused ? averageBitrate(status) : nil,
-                               updating: catalog.updatingJob)
+            return .text(Self.status(status, bitrate: status.state == .playing || status.state == .paused ? averageBitrate(status) : nil,
+                                     updating: catalog.updatingJob))
         case .currentsong?:
             try arguments(0...0)
             let s = player.status
             guard let spot = s.selected, let path = s.path ?? player.listing.paths[safe: spot.position] else { return "" }
-            return song(path: path, spot: spot, tags: tags(of: path, position: spot.position, status: s, catalog: catalog.snapshot))
+            return .text(song(path: path, spot: spot, tags: tags(of: path, position: spot.position, status: s, catalog: catalog.snapshot)))
         case .plchanges?, .plchangesposid?:
             try arguments(1...2)
             let since = try Self.integer(args[0], name)
@@ -435,8 +507,12 @@ public final class ControlSession {
                 let range = try Self.range(args[1], within: listing.paths.count)
                 positions = positions.filter(range.contains)
             }
-            if name == "plchangesposid" { return positions.map { "cpos: \($0)\nId: \(listing.ids[$0])\n" }.joined() }
-            return songs(positions, of: listing, status: s)
+            if name == "plchangesposid" {
+                return .stream(ReplyStream.items(positions.count) { k, out in
+                    out.append(contentsOf: "cpos: \(positions[k])\nId: \(listing.ids[positions[k]])\n".utf8)
+                })
+            }
+            return .stream(songs(positions, of: listing, status: s))
         case .playlistinfo?, .playlistid?:
             try arguments(0...1)
             let s = player.status
@@ -451,10 +527,10 @@ public final class ControlSession {
                     range = try Self.range(arg, within: listing.paths.count)
                 }
             }
-            return songs(range, of: listing, status: s)
+            return .stream(songs(range, of: listing, status: s))
         case nil, .idle?, .close?, .noidle?, .albumart?, .readpicture?, .listBegin?, .listOKBegin?:
-            if let reply = try queueCommand(name, args) ?? databaseCommand(name, args) ?? searchCommand(name, args)
-                ?? playlistCommand(name, args) { return reply }
+            if let reply = try queueCommand(name, args) { return .text(reply) }
+            if let reply = try databaseCommand(name, args) ?? searchCommand(name, args) ?? playlistCommand(name, args) { return reply }
             throw MPDProtocol.Ack(code: .unknown, message: "unknown command \"\(String(name.prefix(64)))\"")
         }
         return ""

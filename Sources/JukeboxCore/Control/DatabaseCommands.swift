@@ -9,61 +9,71 @@ extension ControlSession {
     static let databaseCommands = ["listall", "listallinfo", "listfiles", "lsinfo", "stats"]
 
     /// The reply to a database command; nil when `name` is not one.
-    func databaseCommand(_ name: String, _ args: [String]) throws -> String? {
+    func databaseCommand(_ name: String, _ args: [String]) throws -> Reply? {
         guard Self.databaseCommands.contains(name) else { return nil }
         guard args.count <= (name == "stats" ? 0 : 1) else {
             throw MPDProtocol.Ack(code: .argument, message: "wrong number of arguments for \"\(name)\"")
         }
         let known = catalog.snapshot
-        if name == "stats" { return stats(known) }
+        if name == "stats" { return .text(stats(known)) }
         let uri = args.first ?? ""
         guard let folder = library.path(for: uri) else { throw MPDProtocol.Ack(code: .noExist, message: "No such directory") }
         if let at = known.positions[folder] {
             // A file: MPD answers with the song itself.
             let track = known.tracks[at]
-            return name == "listall" || name == "listfiles" ? "file: \(MPDProtocol.value(library.uri(track.path)))\n"
-                : song(path: track.path, spot: nil, tags: track.tags)
+            return .text(name == "listall" || name == "listfiles" ? "file: \(MPDProtocol.value(library.uri(track.path)))\n"
+                : song(path: track.path, spot: nil, tags: track.tags))
         }
         let prefix = folder.hasSuffix("/") ? folder : folder + "/"
-        let inside = known.tracks.filter { $0.path.hasPrefix(prefix) }
+        // Positions, not copies of the tracks: a library of 100,000 is listed from its snapshot.
+        let inside = known.tracks.indices.filter { known.tracks[$0].path.hasPrefix(prefix) }
         guard !inside.isEmpty || (uri.isEmpty || uri == "/") else { throw MPDProtocol.Ack(code: .noExist, message: "No such directory") }
         switch name {
         case "lsinfo", "listfiles":
-            var out = ""
+            // Its folders first, then its files, then (lsinfo) its playlists.
+            var folders = ""
             var seen = Set<Substring>()
-            var files = ""
-            for track in inside {
-                let rest = track.path.dropFirst(prefix.count)
+            var files: [Int] = []
+            for at in inside {
+                let path = known.tracks[at].path
+                let rest = path.dropFirst(prefix.count)
                 if let slash = rest.firstIndex(of: "/") {
                     let sub = rest[..<slash]
                     if seen.insert(sub).inserted {
                         let shown = name == "listfiles" ? String(sub) : library.uri(prefix + sub)
-                        out += "directory: \(MPDProtocol.value(shown))\n"
+                        folders += "directory: \(MPDProtocol.value(shown))\n"
                     }
-                } else if name == "listfiles" {
-                    files += "file: \(MPDProtocol.value(String(rest)))\n"
                 } else {
-                    files += song(path: track.path, spot: nil, tags: track.tags)
+                    files.append(at)
                 }
             }
-            out += files
-            if name == "lsinfo" { out += playlistsListed(in: String(prefix.dropLast()), root: uri.isEmpty || uri == "/", known) }
-            return out
+            let listed = ReplyStream.items(files.count) { [unowned self] k, out in
+                let track = known.tracks[files[k]]
+                if name == "listfiles" {
+                    out.append(contentsOf: "file: \(MPDProtocol.value(String(track.path.dropFirst(prefix.count))))\n".utf8)
+                } else {
+                    appendSong(to: &out, path: track.path, spot: nil, tags: track.tags)
+                }
+            }
+            let playlists = name == "lsinfo" ? playlistsListed(in: String(prefix.dropLast()), root: uri.isEmpty || uri == "/", known) : ""
+            return .stream(ReplyStream.text(folders).followed(by: listed).followed(by: .text(playlists)))
         default:  // listall, listallinfo: everything below, each folder named once before its files
-            var out = ""
             var named = Set<String>()
-            for track in inside {
+            return .stream(ReplyStream.items(inside.count) { [unowned self] k, out in
+                let track = known.tracks[inside[k]]
                 let rest = track.path.dropFirst(prefix.count)
                 var from = rest.startIndex
                 while let slash = rest[from...].firstIndex(of: "/") {
                     let sub = String(track.path[..<slash])
-                    if named.insert(sub).inserted { out += "directory: \(MPDProtocol.value(library.uri(sub)))\n" }
+                    if named.insert(sub).inserted { out.append(contentsOf: "directory: \(MPDProtocol.value(library.uri(sub)))\n".utf8) }
                     from = rest.index(after: slash)
                 }
-                out += name == "listall" ? "file: \(MPDProtocol.value(library.uri(track.path)))\n"
-                    : song(path: track.path, spot: nil, tags: track.tags)
-            }
-            return out
+                if name == "listall" {
+                    out.append(contentsOf: "file: \(MPDProtocol.value(library.uri(track.path)))\n".utf8)
+                } else {
+                    appendSong(to: &out, path: track.path, spot: nil, tags: track.tags)
+                }
+            })
         }
     }
 

@@ -12,7 +12,7 @@ extension ControlSession {
                                    "playlistdelete", "playlistmove", "rename", "rm", "save"]
 
     /// The reply to a stored playlist command; nil when `name` is not one.
-    func playlistCommand(_ name: String, _ args: [String]) throws -> String? {
+    func playlistCommand(_ name: String, _ args: [String]) throws -> Reply? {
         guard Self.playlistCommands.contains(name) else { return nil }
         func arguments(_ range: ClosedRange<Int>) throws {
             guard range.contains(args.count) else {
@@ -23,25 +23,33 @@ extension ControlSession {
             switch name {
             case "listplaylists":
                 try arguments(0...0)
-                return playlists.list().map(Self.listed).joined()
+                return .text(playlists.list().map(Self.listed).joined())
             case "listplaylist", "listplaylistinfo":
+                // Read on the file thread: a playlist of 89,000 lines must not hold up the others.
                 try arguments(1...2)
-                var tracks = try storedTracks(args[0])
-                if args.count == 2 { tracks = Array(tracks[try Self.range(args[1], within: tracks.count)]) }
-                let known = catalog.snapshot
-                return tracks.map { path in
-                    name == "listplaylist" ? "file: \(MPDProtocol.value(library.uri(path)))\n" : song(path: path, spot: nil, tags: known.tags(of: path))
-                }.joined()
+                return afterReading(try storedTracks(args[0])) { [unowned self] all in
+                    let tracks = args.count == 2 ? all[try Self.range(args[1], within: all.count)] : all[...]
+                    let known = catalog.snapshot
+                    return .stream(ReplyStream.items(tracks.count) { [unowned self] k, out in
+                        let path = tracks[tracks.startIndex + k]
+                        if name == "listplaylist" {
+                            out.append(contentsOf: "file: \(MPDProtocol.value(library.uri(path)))\n".utf8)
+                        } else {
+                            appendSong(to: &out, path: path, spot: nil, tags: known.tags(of: path))
+                        }
+                    })
+                }
             case "load":
                 try arguments(1...3)
-                var tracks = try storedTracks(args[0])
-                if args.count >= 2 { tracks = Array(tracks[try Self.range(args[1], within: tracks.count)]) }
-                let known = catalog.snapshot
-                let playable = tracks.filter { known.positions[$0] != nil }
-                try editQueue { draft in
-                    try draft.insert(playable, at: args.count == 3 ? try Self.insertion(args[2], in: draft) : nil)
+                return afterReading(try storedTracks(args[0])) { [unowned self] all in
+                    let tracks = args.count >= 2 ? all[try Self.range(args[1], within: all.count)] : all[...]
+                    let known = catalog.snapshot
+                    let playable = tracks.filter { known.positions[$0] != nil }
+                    try editQueue { draft in
+                        try draft.insert(playable, at: args.count == 3 ? try Self.insertion(args[2], in: draft) : nil)
+                    }
+                    return ""
                 }
-                return ""
             case "save":
                 // MPD 0.24's modes too: create (the default), append, replace.
                 try arguments(1...2)
@@ -100,14 +108,26 @@ extension ControlSession {
         return ""
     }
 
-    /// A stored playlist's tracks by name, or a playlist of the library by its file name
-    /// relative to the music folder (`Abba/best.m3u`, as `lsinfo` lists it).
-    private func storedTracks(_ name: String) throws -> [String] {
+    /// How to read a stored playlist's tracks by name, or a playlist of the library by its
+    /// file name relative to the music folder (`Abba/best.m3u`, as `lsinfo` lists it):
+    /// the name is checked here, the file read by the caller's thread.
+    private func storedTracks(_ name: String) throws -> @Sendable () throws -> [String] {
+        let read: @Sendable () throws -> [String]
         if name.contains("/" as Character) {
             guard let found = catalog.snapshot.playlists.first(where: { library.uri($0.path) == name }) else { throw StoredPlaylists.Failure.notFound }
-            return try StoredPlaylists.entries(of: found.path)
+            let path = found.path
+            read = { try StoredPlaylists.entries(of: path) }
+        } else {
+            let playlists = self.playlists
+            read = { try playlists.read(name) }
         }
-        return try playlists.read(name)
+        return {
+            do {
+                return try read()
+            } catch let failure as StoredPlaylists.Failure {
+                throw Self.ack(failure)
+            }
+        }
     }
 
     static func listed(_ playlist: StoredPlaylists.Listed) -> String {

@@ -5,7 +5,7 @@ extension ControlSession {
     static let searchCommands = ["count", "find", "findadd", "list", "playlistfind", "playlistsearch", "search", "searchadd"]
 
     /// The reply to a search command; nil when `name` is not one.
-    func searchCommand(_ name: String, _ args: [String]) throws -> String? {
+    func searchCommand(_ name: String, _ args: [String]) throws -> Reply? {
         guard Self.searchCommands.contains(name) else { return nil }
         let known = catalog.snapshot
         let fold = name.hasPrefix("search") || name == "playlistsearch"
@@ -19,7 +19,7 @@ extension ControlSession {
             let found = listing.paths.indices.filter { at in
                 test(tags(of: listing.paths[at], position: at, status: status, catalog: known) ?? SongTags(), { library.uri(listing.paths[at]) })
             }
-            return songs(found, of: listing, status: status)
+            return .stream(songs(found, of: listing, status: status))
         case "find", "search", "findadd", "searchadd":
             let (filter, used) = try Self.filter(args[...], foldCase: fold)
             var options = args.dropFirst(used)
@@ -44,24 +44,26 @@ extension ControlSession {
                 options = options.dropFirst(2)
             }
             let test = filter.test(foldCase: fold)
-            var found = known.tracks.filter { track in test(track.tags, { library.uri(track.path) }) }
+            // Positions in the snapshot, not copies of the tracks: 100,000 may match.
+            let tracks = known.tracks
+            var found = tracks.indices.filter { at in test(tracks[at].tags, { library.uri(tracks[at].path) }) }
             if let sortTag {
                 found.sort {
-                    let (a, b) = (sortTag.value(in: $0.tags) ?? "", sortTag.value(in: $1.tags) ?? "")
+                    let (a, b) = (sortTag.value(in: tracks[$0].tags) ?? "", sortTag.value(in: tracks[$1].tags) ?? "")
                     return descending ? NaturalOrder.less(b, a) : NaturalOrder.less(a, b)
                 }
             }
             if let window { found = Array(found[min(window.lowerBound, found.count)..<min(window.upperBound, found.count)]) }
             if name.hasSuffix("add") {
-                let paths = found.map(\.path)
+                let paths = found.map { tracks[$0].path }
                 try editQueue { draft in
                     try draft.insert(paths, at: try position.map { try Self.insertion($0, in: draft) })
                 }
                 return ""
             }
-            var out: [UInt8] = []
-            for track in found { appendSong(to: &out, path: track.path, spot: nil, tags: track.tags) }
-            return Self.text(out)
+            return .stream(ReplyStream.items(found.count) { [unowned self] k, out in
+                appendSong(to: &out, path: tracks[found[k]].path, spot: nil, tags: tracks[found[k]].tags)
+            })
         case "count":
             var rest = args[...]
             var filter: SongFilter?
@@ -79,12 +81,12 @@ extension ControlSession {
                 for track in tracks { songs += 1; seconds += track.tags.seconds }
                 return "songs: \(songs)\nplaytime: \(Int(seconds.rounded()))\n"
             }
-            guard let group = groups.first else { return totals(found) }
+            guard let group = groups.first else { return .text(totals(found)) }
             var byValue: [String: [LibraryTrack]] = [:]
             for track in found { byValue[group.value(in: track.tags) ?? "", default: []].append(track) }
-            return byValue.keys.sorted(by: NaturalOrder.less).map { value in
+            return .text(byValue.keys.sorted(by: NaturalOrder.less).map { value in
                 "\(group.rawValue): \(MPDProtocol.value(value))\n" + totals(byValue[value]!)
-            }.joined()
+            }.joined())
         default:  // list TYPE [FILTER] [group TYPE]...
             guard let first = args.first else { throw MPDProtocol.Ack(code: .argument, message: "too few arguments for \"list\"") }
             let wanted: MPDTag?
@@ -109,7 +111,7 @@ extension ControlSession {
             let groups = try Self.groups(rest)
             let test = filter?.test(foldCase: false)
             let found = test.map { test in known.tracks.filter { track in test(track.tags, { library.uri(track.path) }) } } ?? known.tracks
-            guard let wanted else { return found.map { "file: \(MPDProtocol.value(library.uri($0.path)))\n" }.joined() }
+            guard let wanted else { return .text(found.map { "file: \(MPDProtocol.value(library.uri($0.path)))\n" }.joined()) }
             // Each distinct combination of the group values and the value, sorted, each
             // group line written when it changes (as MPD does). Without groups, the values
             // alone: no array for each of 10,000 tracks.
@@ -137,7 +139,7 @@ extension ControlSession {
                 out += "\(wanted.rawValue): \(MPDProtocol.value(row[row.count - 1]))\n"
                 previous = row
             }
-            return out
+            return .text(out)
         }
     }
 

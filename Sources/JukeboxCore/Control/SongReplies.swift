@@ -112,16 +112,14 @@ extension ControlSession {
         }
     }
 
-    /// Queue entries at `positions`, with their tags.
-    func songs(_ positions: some Sequence<Int>, of listing: QueueListing, status s: PlayerStatus) -> String {
+    /// Queue entries at `positions`, with their tags, made as the client reads them.
+    func songs<Positions: RandomAccessCollection<Int>>(_ positions: Positions, of listing: QueueListing, status s: PlayerStatus) -> ReplyStream {
         let known = catalog.snapshot
-        var out: [UInt8] = []
-        out.reserveCapacity(listing.paths.count * 160)
-        for i in positions {
+        return ReplyStream.items(positions.count) { [unowned self] k, out in
+            let i = positions[positions.index(positions.startIndex, offsetBy: k)]
             appendSong(to: &out, path: listing.paths[i], spot: QueueSpot(position: i, id: listing.ids[i]),
                        tags: tags(of: listing.paths[i], position: i, status: s, catalog: known))
         }
-        return Self.text(out)
     }
 
     /// A queue entry's tags: for the one playing, what its decoder found (the freshest);
