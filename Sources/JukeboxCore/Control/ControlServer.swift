@@ -187,7 +187,8 @@ public final class ControlServer: @unchecked Sendable {
             } catch {
                 tcpPending = (tcpAddress, tcpPort, MonotonicClock.now() + Self.tcpRetryInterval)
                 logger.warning("control: \(error); tried again every \(Self.tcpRetryInterval / 1_000_000_000) s\(socketPath.isEmpty ? "" : " (the Unix socket works meanwhile)")")
-                onNotice("TCP port \(tcpPort) is busy")
+                let busy = if case .cannotListen(_, let errno) = error, errno == Errno(EADDRINUSE) { true } else { false }
+                onNotice(busy ? "TCP port \(tcpPort) is busy" : "TCP port \(tcpPort) cannot be opened")
             }
         }
         var fds: [Int32] = [0, 0]
