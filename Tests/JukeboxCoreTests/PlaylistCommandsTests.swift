@@ -42,8 +42,9 @@ import Testing
         func file(_ name: String) -> String? { try? String(contentsOfFile: "\(playlists)/\(name)", encoding: .utf8) }
     }
 
-    /// As the server runs them: the playlist file is read by `background` (the server's
-    /// file thread), never by the thread that handles the line, and the reply waits for it.
+    /// As the server runs them: the playlist file is read (and written) by `background`
+    /// (the server's file thread), never by the thread that handles the line, and the
+    /// reply waits for it.
     @Test func playlistsAreReadOffTheControlThread() throws {
         let box = try Box("offthread")
         #expect(box.say("save mix") == "OK\n")
@@ -51,7 +52,7 @@ import Testing
         var jobs: [@Sendable () -> Void] = []
         box.session.streamsReplies = true
         box.session.background = { jobs.append($0) }
-        for line in ["listplaylist mix", "load mix", "listplaylist nothing"] {
+        for line in ["listplaylist mix", "load mix", "listplaylist nothing", "playlistclear mix"] {
             guard case .stream(let stream) = box.session.handle(line: line) else { Issue.record("\(line): not streamed"); continue }
             var out: [UInt8] = []
             // Not read yet: the reply waits, with nothing of it made.
@@ -63,6 +64,7 @@ import Testing
             switch line {
             case "listplaylist mix": #expect(text == Self.tracks.map { "file: \($0)\n" }.joined() + "OK\n")
             case "load mix": #expect(text == "OK\n" && box.player.listing.paths.count == Self.tracks.count)
+            case "playlistclear mix": #expect(text == "OK\n" && box.file("mix.m3u") == "#EXTM3U\n")
             default: #expect(text == "ACK [50@0] {listplaylist} No such playlist\n")
             }
         }

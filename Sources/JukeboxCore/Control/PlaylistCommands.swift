@@ -19,6 +19,9 @@ extension ControlSession {
                 throw MPDProtocol.Ack(code: .argument, message: "wrong number of arguments for \"\(name)\"")
             }
         }
+        // A change to a playlist file, made off the control thread.
+        let change: @Sendable () throws -> Void
+        let playlists = self.playlists
         do {
             switch name {
             case "listplaylists":
@@ -55,20 +58,20 @@ extension ControlSession {
                 try arguments(1...2)
                 let queue = player.listing.paths
                 switch args.count == 2 ? args[1] : "create" {
-                case "create": try playlists.write(args[0], queue, mustBeNew: true)
-                case "replace": try playlists.write(args[0], queue)
-                case "append": try playlists.edit(args[0], creating: true) { $0 += queue }
+                case "create": change = { try playlists.write(args[0], queue, mustBeNew: true) }
+                case "replace": change = { try playlists.write(args[0], queue) }
+                case "append": change = { try playlists.edit(args[0], creating: true) { $0 += queue } }
                 default: throw MPDProtocol.Ack(code: .argument, message: "Unrecognized save mode: \(args[1].prefix(64))")
                 }
             case "rm":
                 try arguments(1...1)
-                try playlists.remove(args[0])
+                change = { try playlists.remove(args[0]) }
             case "rename":
                 try arguments(2...2)
-                try playlists.rename(args[0], to: args[1])
+                change = { try playlists.rename(args[0], to: args[1]) }
             case "playlistclear":
                 try arguments(1...1)
-                try playlists.edit(args[0], creating: true) { $0.removeAll() }
+                change = { try playlists.edit(args[0], creating: true) { $0.removeAll() } }
             case "playlistadd":
                 try arguments(2...3)
                 // A URL is kept as it is, as `add` queues it.
@@ -76,27 +79,33 @@ extension ControlSession {
                     : library.tracks(named: args[1], in: catalog.snapshot.tracks.map(\.path))
                 guard !found.isEmpty else { throw MPDProtocol.Ack(code: .noExist, message: "No such directory") }
                 let position = try args.count == 3 ? Self.integer(args[2], name) : nil
-                try playlists.edit(args[0], creating: true) { tracks throws(StoredPlaylists.Failure) in
-                    let at = position ?? tracks.count
-                    guard at >= 0, at <= tracks.count else { throw .badPosition }
-                    tracks.insert(contentsOf: found, at: at)
+                change = {
+                    try playlists.edit(args[0], creating: true) { tracks throws(StoredPlaylists.Failure) in
+                        let at = position ?? tracks.count
+                        guard at >= 0, at <= tracks.count else { throw .badPosition }
+                        tracks.insert(contentsOf: found, at: at)
+                    }
                 }
             case "playlistdelete":
                 try arguments(2...2)
                 let spec = args[1]
-                try playlists.edit(args[0]) { tracks throws(StoredPlaylists.Failure) in
-                    guard let range = try? Self.range(spec, within: tracks.count), !range.isEmpty else { throw .badPosition }
-                    tracks.removeSubrange(range)
+                change = {
+                    try playlists.edit(args[0]) { tracks throws(StoredPlaylists.Failure) in
+                        guard let range = try? Self.range(spec, within: tracks.count), !range.isEmpty else { throw .badPosition }
+                        tracks.removeSubrange(range)
+                    }
                 }
             case "playlistmove":
                 try arguments(3...3)
                 let (spec, to) = (args[1], try Self.integer(args[2], name))
-                try playlists.edit(args[0]) { tracks throws(StoredPlaylists.Failure) in
-                    guard let range = try? Self.range(spec, within: tracks.count), !range.isEmpty,
-                          to >= 0, to + range.count <= tracks.count else { throw .badPosition }
-                    let moving = Array(tracks[range])
-                    tracks.removeSubrange(range)
-                    tracks.insert(contentsOf: moving, at: to)
+                change = {
+                    try playlists.edit(args[0]) { tracks throws(StoredPlaylists.Failure) in
+                        guard let range = try? Self.range(spec, within: tracks.count), !range.isEmpty,
+                              to >= 0, to + range.count <= tracks.count else { throw .badPosition }
+                        let moving = Array(tracks[range])
+                        tracks.removeSubrange(range)
+                        tracks.insert(contentsOf: moving, at: to)
+                    }
                 }
             default:
                 return nil
@@ -104,8 +113,17 @@ extension ControlSession {
         } catch let failure as StoredPlaylists.Failure {
             throw Self.ack(failure)
         }
-        announce([.storedPlaylist])
-        return ""
+        // The file is read and written on the file thread, as listing reads it.
+        return afterReading({
+            do {
+                try change()
+            } catch let failure as StoredPlaylists.Failure {
+                throw Self.ack(failure)
+            }
+        }, then: { [unowned self] in
+            announce([.storedPlaylist])
+            return ""
+        })
     }
 
     /// How to read a stored playlist's tracks by name, or a playlist of the library by its
