@@ -110,4 +110,49 @@ import Testing
         #expect(crowd[0].readToEnd() == "")
         #expect(daemon.log.contains("closing the oldest without the password"), "\(daemon.log)")
     }
+
+    /// The slots fuzzed: for `JUKEBOX_CONTROL_FUZZ_SECONDS` (5 by default; scripts/fuzz
+    /// gives it its own time), waves of TCP guests send mutated commands (pictures,
+    /// listings, idle, wrong passwords, lists, junk, lines too long) and most never read
+    /// their replies. The daemon's peak RSS stays bounded, and the Unix socket answers
+    /// after every wave.
+    @Test func aCrowdSendingMutatedCommandsStaysBounded() throws {
+        let seconds = Double(ProcessInfo.processInfo.environment["JUKEBOX_CONTROL_FUZZ_SECONDS"] ?? "") ?? 5
+        let music = try fx.scratchFolder("fuzzcrowd-music")
+        try FileManager.default.createDirectory(atPath: music + "/Album", withIntermediateDirectories: true)
+        _ = try? FileManager.default.copyItem(atPath: fx.path("music16.flac"), toPath: music + "/Album/a.flac")
+        try Data(noise(4 << 20)).write(to: URL(fileURLWithPath: music + "/Album/cover.jpg"))
+        let port = try LoopbackListener.freePort()
+        let daemon = try daemon("fuzzcrowd", music: music, control: "tcp_port = \(port)\npassword = \"open sesame\"\n")
+        let before = daemon.memory()
+        let commands = ["albumart Album/a.flac 0", "readpicture Album/a.flac 0", "playlistinfo", "listallinfo", "idle", "password guess",
+                        "command_list_begin", "status", "binarylimit 1048576", "find \"(file contains 'a')\"", "plchanges 0", "noidle"]
+        var generator = SplitMix(seed: UInt64(getpid()))
+        func mutated() -> String {
+            var bytes = Array(commands[Int(generator.next() % UInt64(commands.count))].utf8)
+            for _ in 0..<Int(generator.next() % 4) {
+                let at = Int(generator.next() % UInt64(bytes.count + 1))
+                switch generator.next() % 4 {
+                case 0: bytes.insert(UInt8(truncatingIfNeeded: generator.next()), at: at)
+                case 1 where at < bytes.count: bytes.remove(at: at)
+                case 2: bytes.insert(contentsOf: [UInt8](repeating: 0x41, count: Int(generator.next() % 6000)), at: at)
+                default: bytes.insert(0x0a, at: at)
+                }
+            }
+            return String(decoding: bytes, as: UTF8.self) + "\n"
+        }
+        let deadline = Date().addingTimeInterval(seconds)
+        var waves = 0
+        while Date() < deadline {
+            let crowd = (0..<150).compactMap { _ in try? Connection(tcpPort: port, timeout: 2) }
+            for c in crowd { c.send((0..<Int(1 + generator.next() % 4)).map { _ in mutated() }.joined()) }
+            for c in crowd.prefix(10) { _ = c.read(until: "\n") }  // a few read a little; the rest never do
+            #expect(daemon.statusReply() != nil, "wave \(waves): the Unix socket did not answer: \(daemon.log.suffix(1000))")
+            waves += 1
+        }
+        let after = daemon.memory()
+        print("\(waves) waves of 150 TCP guests sending mutated commands: RSS \(before.now >> 10) KiB before, peak \(after.peak >> 10) KiB")
+        #expect(daemon.isRunning)
+        #expect(after.peak - before.now < 32 << 20, "peak RSS grew from \(before.now >> 20) to \(after.peak >> 20) MiB")
+    }
 }
