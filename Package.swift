@@ -39,9 +39,9 @@ let package = Package(
         .systemLibrary(name: "CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
 
         // C that Swift cannot express: alsa-lib's variadic error handler, ioctl macros,
-        // libjpeg's long-jumping errors, libcurl's variadic options.
+        // libjpeg's and libpng's long-jumping errors, libcurl's variadic options.
         .target(
-            name: "CJukeboxShim", dependencies: ["CAlsa", "CJPEG", "CCurl"],
+            name: "CJukeboxShim", dependencies: ["CAlsa", "CJPEG", "CPNG", "CCurl"],
             // GnuTLS, loaded with libcurl, looks this hook up in the program (curl.c says why).
             linkerSettings: [.unsafeFlags(["-Xlinker", "--export-dynamic-symbol=_gnutls_global_init_skip"])]
         ),
@@ -78,9 +78,11 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // libjpeg's encoder, for the tests' own JPEG covers (progressive, CMYK, YCCK).
+        .target(name: "CJPEGFixtures", dependencies: ["CJPEG"], path: "Tests/CJPEGFixtures"),
         .testTarget(
             name: "JukeboxCoreTests",
-            dependencies: ["JukeboxCore", "Jukebox"],
+            dependencies: ["JukeboxCore", "Jukebox", "CJPEGFixtures"],
             // The screen's golden images, read from the source tree by path.
             exclude: ["Golden"]
         ),

@@ -1,4 +1,5 @@
 #include "CJukeboxShim.h"
+#include "cover_square.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,8 +13,7 @@
 struct jukebox_jpeg_error {
     struct jpeg_error_mgr manager;
     jmp_buf escape;
-    char *message;
-    size_t message_size;
+    char message[JMSG_LENGTH_MAX + 80];
 };
 
 static void jukebox_jpeg_fail(j_common_ptr info) {
@@ -22,59 +22,101 @@ static void jukebox_jpeg_fail(j_common_ptr info) {
     longjmp(error->escape, 1);
 }
 
+static void jukebox_jpeg_give_up(j_common_ptr info, const char *reason) {
+    struct jukebox_jpeg_error *error = (struct jukebox_jpeg_error *)info->err;
+    snprintf(error->message, sizeof error->message, "%s", reason);
+    longjmp(error->escape, 1);
+}
+
 // Warnings (a truncated file, say) are not printed: the image decodes as far as it goes.
 static void jukebox_jpeg_quiet(j_common_ptr info) { (void)info; }
 
-int jukebox_jpeg_decode(const unsigned char *data, unsigned long size, int min_side, long max_pixels,
-                        unsigned char **out, int *width, int *height, char *message, size_t message_size) {
+// The memory the coefficients of a multi-scan (progressive) file take: libjpeg keeps every
+// block of the picture at full size until the last scan, whatever the output scale.
+static size_t jukebox_jpeg_coefficient_bytes(j_decompress_ptr info) {
+    if (!jpeg_has_multiple_scans(info)) return 0;
+    size_t total = 0;
+    for (int i = 0; i < info->num_components; i++) {
+        jpeg_component_info *c = &info->comp_info[i];
+        size_t across = (c->width_in_blocks + c->h_samp_factor - 1) / c->h_samp_factor * c->h_samp_factor;
+        size_t down = (c->height_in_blocks + c->v_samp_factor - 1) / c->v_samp_factor * c->v_samp_factor;
+        total += across * down * sizeof(JBLOCK);
+    }
+    return total;
+}
+
+int jukebox_jpeg_cover(const unsigned char *data, unsigned long size, const struct jukebox_cover_limits *limits,
+                       unsigned char **out, int *side, char *message, size_t message_size) {
     struct jpeg_decompress_struct info;
     struct jukebox_jpeg_error error;
-    char text[JMSG_LENGTH_MAX] = {0};
-    unsigned char *volatile pixels = NULL;
+    struct jukebox_square square = {0};
+    JSAMPROW volatile row = NULL;
     *out = NULL;
+    error.message[0] = 0;
     info.err = jpeg_std_error(&error.manager);
     error.manager.error_exit = jukebox_jpeg_fail;
     error.manager.output_message = jukebox_jpeg_quiet;
-    error.message = text;
     if (setjmp(error.escape)) {
-        snprintf(message, message_size, "%s", text);
-        free(pixels);
+        snprintf(message, message_size, "%s", error.message);
+        free(row);
+        jukebox_square_free(&square);
         jpeg_destroy_decompress(&info);
         return -1;
     }
     jpeg_create_decompress(&info);
+    // Only the coefficient arrays of a multi-scan file are counted by libjpeg; past this
+    // it fails ("backing store not supported") instead of taking the memory.
+    info.mem->max_memory_to_use = limits->max_bytes;
     jpeg_mem_src(&info, data, size);
     jpeg_read_header(&info, TRUE);
-    if ((long)info.image_width * (long)info.image_height > max_pixels) {
-        snprintf(message, message_size, "%ux%u is too large (at most %ld pixels)", info.image_width, info.image_height, max_pixels);
-        jpeg_destroy_decompress(&info);
-        return -1;
-    }
-    // The smallest of 1/8, 1/4, 1/2, 1 that keeps the shorter side at least min_side:
-    // most of a large cover is never decoded.
+
+    // The smallest M/8 (libjpeg scales while it decodes) whose shorter side still covers
+    // the panel's cover: a 4000x4000 cover is decoded at 500x500, at a 64th of the work.
     unsigned shorter = info.image_width < info.image_height ? info.image_width : info.image_height;
-    info.scale_num = 1;
-    info.scale_denom = 1;
-    for (unsigned denom = 8; denom > 1; denom /= 2) {
-        if (shorter / denom >= (unsigned)min_side) { info.scale_denom = denom; break; }
+    info.scale_num = 8;
+    info.scale_denom = 8;
+    for (unsigned m = 1; m < 8; m++) {
+        if ((shorter * m + 7) / 8 >= (unsigned)limits->side) { info.scale_num = m; break; }
     }
     info.out_color_space = JCS_RGB;
-    jpeg_start_decompress(&info);
-    size_t row = (size_t)info.output_width * 3;
-    pixels = malloc(row * info.output_height);
-    if (!pixels) {
-        snprintf(message, message_size, "out of memory");
+    jpeg_calc_output_dimensions(&info);
+
+    size_t coefficients = jukebox_jpeg_coefficient_bytes(&info);
+    size_t rows = (size_t)info.output_width * info.output_components * 2 * DCTSIZE * info.max_v_samp_factor;
+    size_t needed = coefficients + rows + jukebox_square_bytes(info.output_width, info.output_height, limits->side);
+    if (needed > (size_t)limits->max_bytes) {
+        snprintf(message, message_size, "%ux%u%s needs %zu MB to decode (at most %ld MB)", info.image_width, info.image_height,
+                 coefficients ? " progressive JPEG" : "", needed >> 20, limits->max_bytes >> 20);
         jpeg_destroy_decompress(&info);
         return -1;
     }
-    while (info.output_scanline < info.output_height) {
-        JSAMPROW line = pixels + row * info.output_scanline;
-        jpeg_read_scanlines(&info, &line, 1);
+    jpeg_start_decompress(&info);
+
+    // Only the centred square is drawn: the columns beside it are not decoded, the rows
+    // above it are skipped, and the decode stops below it.
+    unsigned height = info.output_height;
+    if (jukebox_square_init(&square, info.output_width, height, limits->side) != 0)
+        jukebox_jpeg_give_up((j_common_ptr)&info, "out of memory");
+    JDIMENSION left = square.x0, across = square.span;
+    if (across < info.output_width) jpeg_crop_scanline(&info, &left, &across);
+    row = malloc((size_t)info.output_width * info.output_components);
+    if (!row) jukebox_jpeg_give_up((j_common_ptr)&info, "out of memory");
+    if (square.y0 > 0) jpeg_skip_scanlines(&info, square.y0);
+    while (info.output_scanline < square.y0 + square.span && info.output_scanline < height) {
+        unsigned y = info.output_scanline;
+        JSAMPROW line = row;
+        if (jpeg_read_scanlines(&info, &line, 1) != 1) break;
+        jukebox_square_add(&square, y, left, 1, row, info.output_width, 3);
     }
-    jpeg_finish_decompress(&info);
-    *width = (int)info.output_width;
-    *height = (int)info.output_height;
-    *out = pixels;
+    free(row);
+    row = NULL;
+    *side = (int)square.side;
+    *out = jukebox_square_finish(&square);
+    // Abandoned, not finished: the rows below the square are never decoded.
     jpeg_destroy_decompress(&info);
+    if (!*out) {
+        snprintf(message, message_size, "out of memory");
+        return -1;
+    }
     return 0;
 }

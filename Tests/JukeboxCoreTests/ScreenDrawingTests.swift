@@ -73,8 +73,8 @@ import Testing
     @Test func corruptJPEGIsAnErrorNotAnExit() {
         // A JPEG start, then nonsense: libjpeg's fatal error must come back as a throw.
         let broken: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE0, 0, 16] + Array(repeating: 0x42, count: 200)
-        #expect(throws: JPEGCodec.Failure.self) { try JPEGCodec.decode(broken, atLeast: 100) }
-        #expect(throws: JPEGCodec.Failure.self) { try JPEGCodec.decode([], atLeast: 100) }
+        #expect(throws: CoverFailure.self) { try JPEGCodec.cover(broken, limits: CoverLimits(side: 100)) }
+        #expect(throws: CoverFailure.self) { try JPEGCodec.cover([], limits: CoverLimits(side: 100)) }
     }
 
     @Test func scalingAveragesWhenShrinking() {

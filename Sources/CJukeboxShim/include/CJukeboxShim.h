@@ -53,13 +53,25 @@ int jukebox_fb_get_fixed(int fd, struct fb_fix_screeninfo *info);
 int jukebox_console_get_mode(int fd, int *mode);
 int jukebox_console_set_mode(int fd, int mode);
 
-/// Decodes a JPEG held in memory to 8-bit RGB rows (*out, malloc'd: the caller frees
-/// it), letting libjpeg scale it down while decoding to the smallest size whose shorter
-/// side is still at least min_side. Refuses images over max_pixels before decoding.
-/// Returns 0, or -1 with the reason in message. libjpeg's errors long-jump, which Swift
-/// cannot do, so the decode is here.
-int jukebox_jpeg_decode(const unsigned char *data, unsigned long size, int min_side, long max_pixels,
-                        unsigned char **out, int *width, int *height, char *message, size_t message_size);
+/// What decoding one cover may cost. A cover is drawn as the centred square of the
+/// picture at `side` pixels, so that is all a decode keeps.
+struct jukebox_cover_limits {
+    int side;          // the panel's cover side, in pixels
+    long max_bytes;    // memory the decode may take, checked from the header first
+};
+
+/// Decodes the centred square of a JPEG held in memory to 8-bit RGB, `*side` pixels a
+/// side (at most limits->side; *out is malloc'd: the caller frees it). libjpeg scales it
+/// down while decoding, and a picture that would take more than the limits is refused
+/// from its header. Returns 0, or -1 with the
+/// reason in message. libjpeg's errors long-jump, which Swift cannot do, so the decode is
+/// here.
+int jukebox_jpeg_cover(const unsigned char *data, unsigned long size, const struct jukebox_cover_limits *limits,
+                       unsigned char **out, int *side, char *message, size_t message_size);
+
+/// The same for a PNG, read a row at a time through libpng.
+int jukebox_png_cover(const unsigned char *data, unsigned long size, const struct jukebox_cover_limits *limits,
+                      unsigned char **out, int *side, char *message, size_t message_size);
 
 // libcurl is loaded with dlopen on the first URL (curl.c says why), so every call to it
 // goes through here; curl_easy_setopt and curl_easy_getinfo are variadic besides, which

@@ -1,3 +1,4 @@
+import CJukeboxShim
 import CPNG
 
 /// PNG files through libpng's simplified API, which reports errors in the image struct
@@ -36,8 +37,15 @@ public enum PNGCodec {
         return Array(bytes.prefix(Int(size)))
     }
 
-    /// Decodes a PNG held in memory, refusing one with more than `maxPixels` pixels
-    /// before decoding it (a huge cover must not take the memory of a 512 MB board).
+    /// The centred square of a cover PNG, at most `limits.side` pixels a side, read a row
+    /// at a time and scaled down as it is read: a 4000x4000 picture costs one of its rows.
+    public static func cover(_ bytes: [UInt8], limits: CoverLimits) throws(CoverFailure) -> RGBImage {
+        try limits.decode(bytes, with: jukebox_png_cover, kind: "PNG")
+    }
+
+    /// Decodes a PNG held in memory whole (the screen's own frames, read back by the
+    /// tests and the board), refusing one with more than `maxPixels` pixels before
+    /// decoding it. Covers go through `cover(_:limits:)`.
     public static func decode(_ bytes: [UInt8], maxPixels: Int = 16_000_000) throws(Failure) -> RGBImage {
         var image = png_image()
         image.version = png_uint_32(PNG_IMAGE_VERSION)

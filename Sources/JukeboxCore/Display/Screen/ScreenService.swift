@@ -124,6 +124,8 @@ public final class ScreenService: Service, @unchecked Sendable {
         var frames = 0, pixels = 0, reportAt = MonotonicClock.now() + 1_000_000_000
         var lastLine: Int?
         var input = ScreenInput()
+        // A track's lookup waits for a display: the cover's size comes from its layout.
+        var awaitingLookUp: Lookup?
         defer { display?.close() }
         while true {
             let now = MonotonicClock.now()
@@ -192,8 +194,13 @@ public final class ScreenService: Service, @unchecked Sendable {
                 }
                 wake = [next, pending.isEmpty ? nil : lastWrite + interval, display == nil ? retryAt : nil].compactMap { $0 }.min()
             }
-            // After drawing: the new title shows at once, the lyrics when found.
-            if let lookup { lookUp(lookup.path, metadata: lookup.metadata) }
+            // After drawing: the new title shows at once, the lyrics and cover when found (the
+            // cover decoded at the size the layout draws it).
+            if let lookup { awaitingLookUp = lookup }
+            if let awaiting = awaitingLookUp, let renderer {
+                lookUp(awaiting.path, metadata: awaiting.metadata, coverSide: renderer.layout(.nowPlaying).cover?.width)
+                awaitingLookUp = nil
+            }
             // Reported once a second, and before sleeping with nothing to wake for (paused):
             // a frame is never left unreported while the screen rests.
             if frames > 0, now >= reportAt || wake == nil {
@@ -236,19 +243,20 @@ public final class ScreenService: Service, @unchecked Sendable {
         }
     }
 
-    /// Covers decoded lately, newest last: the tracks of an album share one.
+    /// Covers decoded lately at the panel's size, newest last: the tracks of an album
+    /// share one.
     private var covers: [Cover] = []
     static let coversKept = 4
 
-    private func lookUp(_ path: String, metadata: TrackMetadata?) {
+    private func lookUp(_ path: String, metadata: TrackMetadata?, coverSide: Int?) {
         var problems: [String] = []
         let lyrics = TrackArt.lyrics(for: path, metadata: metadata, problems: &problems)
         var cover: Cover?
-        if let source = TrackArt.coverSource(for: path, metadata: metadata) {
-            if let index = covers.firstIndex(where: { $0.key == source.key }) {
+        if let coverSide, let source = TrackArt.coverSource(for: path, metadata: metadata) {
+            if let index = covers.firstIndex(where: { $0.key == source.key && $0.image.width <= coverSide }) {
                 cover = covers.remove(at: index)
             } else {
-                cover = TrackArt.decode(source, problems: &problems)
+                cover = TrackArt.decode(source, limits: CoverLimits(side: coverSide), problems: &problems)
             }
             if let cover {
                 covers.append(cover)

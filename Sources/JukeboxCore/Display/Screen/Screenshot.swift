@@ -37,7 +37,10 @@ public struct Screenshot {
         input.status = status
         input.statusAt = 1
         input.lyrics = TrackArt.lyrics(for: track, metadata: decoder.metadata, problems: &problems)
-        input.cover = TrackArt.cover(for: track, metadata: decoder.metadata, problems: &problems)
+        // Decoded at the size the layout draws it, as the screen does.
+        let size = rotation.canvasSize(panelWidth: panelWidth, panelHeight: panelHeight)
+        let side = ScreenLayout(width: size.width, height: size.height, kind: .nowPlaying).cover?.width ?? 0
+        if side > 0 { input.cover = TrackArt.cover(for: track, metadata: decoder.metadata, side: side, problems: &problems) }
         if showVolume { input.volumeUntil = .max }
         input.notices = notice.map { [$0] } ?? []
         return input

@@ -15,9 +15,6 @@ public enum TrackArt {
     /// Cover pictures in a track's folder, by preference (compared without case:
     /// `Folder.jpg` from a Windows ripper counts).
     static let folderNames = ["cover.jpg", "cover.jpeg", "cover.png", "folder.jpg", "folder.jpeg", "folder.png", "front.jpg", "front.png"]
-    /// Pictures are decoded at least this large on their shorter side (the largest cover
-    /// a layout draws, on an 800x480 panel, is smaller).
-    static let decodeSide = 400
     static let largestFile = TagLimits.maximumPictureBytes
 
     /// Where the cover would come from and its cache key, without decoding it: the
@@ -35,22 +32,22 @@ public enum TrackArt {
         return ("\(file):\(stamp)", { try FileReader.contents(of: file, limit: largestFile) })
     }
 
-    /// The track's cover, decoded; nil if it has none. A corrupt or huge picture is
-    /// reported in `problems` and skipped.
-    public static func cover(for path: String, metadata: TrackMetadata?, problems: inout [String]) -> Cover? {
+    /// The track's cover, decoded as the `side`-pixel square the panel draws; nil if it
+    /// has none. A corrupt or huge picture is reported in `problems` and skipped.
+    public static func cover(for path: String, metadata: TrackMetadata?, side: Int, problems: inout [String]) -> Cover? {
         guard let source = coverSource(for: path, metadata: metadata) else { return nil }
-        return decode(source, problems: &problems)
+        return decode(source, limits: CoverLimits(side: side), problems: &problems)
     }
 
-    static func decode(_ source: (key: String, bytes: () throws -> [UInt8]), problems: inout [String]) -> Cover? {
+    static func decode(_ source: (key: String, bytes: () throws -> [UInt8]), limits: CoverLimits, problems: inout [String]) -> Cover? {
         let place = source.key.hasPrefix("embedded:") ? "embedded picture" : String(source.key.prefix { $0 != ":" })
         do {
             let bytes = try source.bytes()
             if bytes.starts(with: [0xFF, 0xD8, 0xFF]) {
-                return Cover(key: source.key, image: try JPEGCodec.decode(bytes, atLeast: decodeSide))
+                return Cover(key: source.key, image: try JPEGCodec.cover(bytes, limits: limits))
             }
             if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]) {
-                return Cover(key: source.key, image: try PNGCodec.decode(bytes))
+                return Cover(key: source.key, image: try PNGCodec.cover(bytes, limits: limits))
             }
             problems.append("cover: \(place): not a JPEG or PNG picture; skipped")
         } catch {
