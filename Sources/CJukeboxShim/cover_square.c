@@ -57,3 +57,11 @@ void jukebox_square_free(struct jukebox_square *square) {
     free(square->sums);
     square->sums = NULL;
 }
+
+#include <time.h>
+
+long jukebox_thread_cpu_ms(void) {
+    struct timespec now;
+    if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now) != 0) return 0;
+    return (long)now.tv_sec * 1000 + now.tv_nsec / 1000000;
+}

@@ -32,5 +32,9 @@ void jukebox_square_free(struct jukebox_square *square);
 /// Picks the centred square's output side: the cover's side, never larger than the square.
 unsigned jukebox_square_side(unsigned width, unsigned height, unsigned side);
 
+/// CPU time this thread has used, in ms: a decode's time budget is CPU, not wall clock,
+/// so a busy box does not turn a good cover away.
+long jukebox_thread_cpu_ms(void);
+
 #endif
 

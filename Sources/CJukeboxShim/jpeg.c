@@ -1,5 +1,6 @@
 #include "CJukeboxShim.h"
 #include "cover_square.h"
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,14 +23,37 @@ static void jukebox_jpeg_fail(j_common_ptr info) {
     longjmp(error->escape, 1);
 }
 
-static void jukebox_jpeg_give_up(j_common_ptr info, const char *reason) {
+static void jukebox_jpeg_give_up(j_common_ptr info, const char *format, ...) {
     struct jukebox_jpeg_error *error = (struct jukebox_jpeg_error *)info->err;
-    snprintf(error->message, sizeof error->message, "%s", reason);
+    va_list args;
+    va_start(args, format);
+    vsnprintf(error->message, sizeof error->message, format, args);
+    va_end(args);
     longjmp(error->escape, 1);
 }
 
 // Warnings (a truncated file, say) are not printed: the image decodes as far as it goes.
 static void jukebox_jpeg_quiet(j_common_ptr info) { (void)info; }
+
+// libjpeg calls this between rows and scans: each scan of a progressive file costs a pass
+// over the whole picture, so a file of a few KB with hundreds of scans (repeated scans are
+// only a warning to libjpeg) would cost seconds. The same guard libjpeg-turbo's djpeg
+// -maxscans shows, with a CPU budget beside it.
+struct jukebox_jpeg_guard {
+    struct jpeg_progress_mgr manager;
+    const struct jukebox_cover_limits *limits;
+    long started_ms;
+};
+
+static void jukebox_jpeg_progress(j_common_ptr info) {
+    struct jukebox_jpeg_guard *guard = (struct jukebox_jpeg_guard *)info->progress;
+    j_decompress_ptr decompress = (j_decompress_ptr)info;
+    if (decompress->input_scan_number > guard->limits->max_scans)
+        jukebox_jpeg_give_up(info, "more than %d scans (a progressive JPEG has about 10)", guard->limits->max_scans);
+    long used = jukebox_thread_cpu_ms() - guard->started_ms;
+    if (used > guard->limits->max_cpu_ms)
+        jukebox_jpeg_give_up(info, "took more than %ld ms of CPU to decode", guard->limits->max_cpu_ms);
+}
 
 // The memory the coefficients of a multi-scan (progressive) file take: libjpeg keeps every
 // block of the picture at full size until the last scan, whatever the output scale.
@@ -49,6 +73,7 @@ int jukebox_jpeg_cover(const unsigned char *data, unsigned long size, const stru
                        unsigned char **out, int *side, char *message, size_t message_size) {
     struct jpeg_decompress_struct info;
     struct jukebox_jpeg_error error;
+    struct jukebox_jpeg_guard guard = {.limits = limits, .started_ms = jukebox_thread_cpu_ms()};
     struct jukebox_square square = {0};
     JSAMPROW volatile row = NULL;
     *out = NULL;
@@ -64,6 +89,8 @@ int jukebox_jpeg_cover(const unsigned char *data, unsigned long size, const stru
         return -1;
     }
     jpeg_create_decompress(&info);
+    guard.manager.progress_monitor = jukebox_jpeg_progress;
+    info.progress = &guard.manager;
     // Only the coefficient arrays of a multi-scan file are counted by libjpeg; past this
     // it fails ("backing store not supported") instead of taking the memory.
     info.mem->max_memory_to_use = limits->max_bytes;

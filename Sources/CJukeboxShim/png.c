@@ -84,6 +84,7 @@ int jukebox_png_cover(const unsigned char *data, unsigned long size, const struc
         snprintf(reader.message, sizeof reader.message, "out of memory");
         png_longjmp(png, 1);
     }
+    long started = jukebox_thread_cpu_ms();
     // An interlaced file comes pass by pass (each a sparse grid of the picture), which the
     // scaler takes as they are: no pass needs the others in memory.
     int interlaced = png_get_interlace_type(png, info) == PNG_INTERLACE_ADAM7;
@@ -97,6 +98,10 @@ int jukebox_png_cover(const unsigned char *data, unsigned long size, const struc
             unsigned x = interlaced ? PNG_COL_FROM_PASS_COL(0, pass) : 0;
             unsigned step = interlaced ? 1u << PNG_PASS_COL_SHIFT(pass) : 1;
             jukebox_square_add(&square, y, x, step, row, across, 4);
+            if ((r & 15) == 0 && jukebox_thread_cpu_ms() - started > limits->max_cpu_ms) {
+                snprintf(reader.message, sizeof reader.message, "took more than %ld ms of CPU to decode", limits->max_cpu_ms);
+                png_longjmp(png, 1);
+            }
         }
     }
     free(row);

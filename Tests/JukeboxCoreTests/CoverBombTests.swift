@@ -2,7 +2,8 @@ import Foundation
 import Testing
 @testable import JukeboxCore
 
-/// Covers whose bytes lie: a header claiming 65500x799 pixels, a 4000x4000 PNG. Each is drawn by
+/// Covers whose bytes lie: a header claiming 65500x799 pixels, a 4000x4000 PNG, a
+/// progressive JPEG with hundreds of scans. Each is drawn by
 /// `jukebox screenshot` (the screen's own renderer and decoders) within a peak-memory
 /// bound, and the codecs are checked on their own.
 @Suite struct CoverBombTests {
@@ -121,5 +122,18 @@ import Testing
         let wide = CoverFixtures.jpeg(width: 2000, height: 120, progressive: progressive, left: Self.red, right: Self.blue)
         let middle = try JPEGCodec.cover(wide, limits: CoverLimits(side: 60))
         #expect(middle.width == 60 && CoverFixtures.near(middle.pixels[30 * 60 + 5], 0xFF0000) && CoverFixtures.near(middle.pixels[30 * 60 + 55], 0x0000FF))
+    }
+
+    @Test func hundredsOfScansAreRefused() throws {
+        let progressive = CoverFixtures.jpeg(width: 512, height: 512, progressive: true, left: Self.red, right: Self.blue)
+        let cover = CoverFixtures.repeatingLastScan(progressive, times: 600)
+        #expect(throws: CoverFailure(reason: "more than 64 scans (a progressive JPEG has about 10)")) {
+            try JPEGCodec.cover(cover, limits: CoverLimits(side: 150))
+        }
+        // The progressive picture itself is fine.
+        #expect(try JPEGCodec.cover(progressive, limits: CoverLimits(side: 150)).width == 150)
+        let shot = try screenshot(try album(cover))
+        #expect(shot.status == 0 && shot.peak < Self.peakBound, "peak RSS \(shot.peak >> 10) KiB")
+        #expect(shot.warnings.contains("more than 64 scans"), "\(shot.warnings)")
     }
 }

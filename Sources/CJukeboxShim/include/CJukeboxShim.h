@@ -58,18 +58,20 @@ int jukebox_console_set_mode(int fd, int mode);
 struct jukebox_cover_limits {
     int side;          // the panel's cover side, in pixels
     long max_bytes;    // memory the decode may take, checked from the header first
+    int max_scans;     // scans of a progressive JPEG
+    long max_cpu_ms;   // CPU time the decode may take
 };
 
 /// Decodes the centred square of a JPEG held in memory to 8-bit RGB, `*side` pixels a
 /// side (at most limits->side; *out is malloc'd: the caller frees it). libjpeg scales it
 /// down while decoding, and a picture that would take more than the limits is refused
-/// from its header. Returns 0, or -1 with the
+/// from its header where it can be. Returns 0, or -1 with the
 /// reason in message. libjpeg's errors long-jump, which Swift cannot do, so the decode is
 /// here.
 int jukebox_jpeg_cover(const unsigned char *data, unsigned long size, const struct jukebox_cover_limits *limits,
                        unsigned char **out, int *side, char *message, size_t message_size);
 
-/// The same for a PNG, read a row at a time through libpng.
+/// The same for a PNG, read a row at a time through libpng (max_scans is not used).
 int jukebox_png_cover(const unsigned char *data, unsigned long size, const struct jukebox_cover_limits *limits,
                       unsigned char **out, int *side, char *message, size_t message_size);
 

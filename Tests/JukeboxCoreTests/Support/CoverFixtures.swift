@@ -3,7 +3,8 @@ import Foundation
 @testable import JukeboxCore
 
 /// Cover pictures made at test time with libjpeg's encoder and the project's PNG writer,
-/// and the hostile ones made from them: a header that claims a huge picture.
+/// and the hostile ones made from them: a header that claims a huge picture, a scan
+/// repeated hundreds of times.
 enum CoverFixtures {
     enum Space: Int32 { case rgb = 0, gray, cmyk, ycck }
 
@@ -36,6 +37,18 @@ enum CoverFixtures {
             at += 2 + length
         }
         preconditionFailure("no frame header in the fixture")
+    }
+
+    /// A progressive `bytes` with its last scan sent `times` times more: libjpeg only warns
+    /// about the repeats, and each is a pass over the whole picture.
+    static func repeatingLastScan(_ bytes: [UInt8], times: Int) -> [UInt8] {
+        var last: Int?
+        for i in 0..<(bytes.count - 1) where bytes[i] == 0xFF && bytes[i + 1] == 0xDA { last = i }
+        guard let last, bytes.suffix(2) == [0xFF, 0xD9] else { preconditionFailure("no scan in the fixture") }
+        let scan = bytes[last..<(bytes.count - 2)]
+        var out = Array(bytes.prefix(bytes.count - 2))
+        for _ in 0..<times { out += scan }
+        return out + [0xFF, 0xD9]
     }
 
     /// A PNG whose left half is `left` and right half `right`, as 0xRRGGBB.

@@ -10,14 +10,21 @@ import Glibc
 ///   needs far less (it is scaled a row at a time); a progressive JPEG needs all its
 ///   coefficients at once (about 3 bytes a pixel), so this admits one of up to ~2300x2300
 ///   and keeps the daemon under its 64 MB on a 512 MB board.
+/// - scans: 64. Encoders write about 10; each scan is a pass over the whole picture, so a
+///   few KB of repeated scans would otherwise cost seconds.
+/// - CPU: 3 s of the decoding thread's own time (a 4000x4000 cover takes a fraction of it
+///   on a Pi Zero 2), so a busy box never turns a good cover away.
 public struct CoverLimits: Sendable, Equatable {
     public var side: Int
     public var maxBytes = 16 << 20
+    public var maxScans = 64
+    public var maxCPUMilliseconds = 3000
 
     public init(side: Int) { self.side = side }
 
     var c: jukebox_cover_limits {
-        jukebox_cover_limits(side: Int32(clamping: max(1, side)), max_bytes: maxBytes)
+        jukebox_cover_limits(side: Int32(clamping: max(1, side)), max_bytes: maxBytes, max_scans: Int32(clamping: maxScans),
+                             max_cpu_ms: maxCPUMilliseconds)
     }
 }
 

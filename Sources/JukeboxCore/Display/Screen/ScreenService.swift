@@ -22,6 +22,7 @@ public final class ScreenService: Service, @unchecked Sendable {
     private let logger: Logger
     private let shared = ConditionLocked(Inbox())
     private var thread: pthread_t?
+    private lazy var covers = CoverLoader(logger: logger) { [unowned self] path, cover in coverReady(path, cover) }
 
     private struct Inbox {
         var input = ScreenInput()
@@ -95,7 +96,13 @@ public final class ScreenService: Service, @unchecked Sendable {
         for problem in problems { logger.warning("screen: \(problem)") }
         shared.withLock { $0.stop = false; $0.changed = true }
         let box = FontBox(fonts)
-        thread = try WorkerThread.start(name: "jukebox-screen") { [self] in run(fonts: box.fonts) }
+        try covers.start()
+        do {
+            thread = try WorkerThread.start(name: "jukebox-screen") { [self] in run(fonts: box.fonts) }
+        } catch {
+            covers.stop()
+            throw error
+        }
     }
 
     public func stop() {
@@ -103,6 +110,7 @@ public final class ScreenService: Service, @unchecked Sendable {
         shared.withLock { $0.stop = true; $0.broadcast() }
         pthread_join(thread, nil)
         self.thread = nil
+        covers.stop()
     }
 
     /// Hands the fonts to the screen thread, which owns them from then on.
@@ -194,8 +202,8 @@ public final class ScreenService: Service, @unchecked Sendable {
                 }
                 wake = [next, pending.isEmpty ? nil : lastWrite + interval, display == nil ? retryAt : nil].compactMap { $0 }.min()
             }
-            // After drawing: the new title shows at once, the lyrics and cover when found (the
-            // cover decoded at the size the layout draws it).
+            // After drawing: the new title shows at once, the lyrics when found, the cover
+            // when the cover thread has decoded it at the size the layout draws it.
             if let lookup { awaitingLookUp = lookup }
             if let awaiting = awaitingLookUp, let renderer {
                 lookUp(awaiting.path, metadata: awaiting.metadata, coverSide: renderer.layout(.nowPlaying).cover?.width)
@@ -243,32 +251,31 @@ public final class ScreenService: Service, @unchecked Sendable {
         }
     }
 
-    /// Covers decoded lately at the panel's size, newest last: the tracks of an album
-    /// share one.
-    private var covers: [Cover] = []
-    static let coversKept = 4
-
+    /// Looks up the track's lyrics (within their budget) and its cover: one decoded
+    /// lately at once, a new one from the cover thread when it is ready.
     private func lookUp(_ path: String, metadata: TrackMetadata?, coverSide: Int?) {
         var problems: [String] = []
         let lyrics = TrackArt.lyrics(for: path, metadata: metadata, problems: &problems)
+        for problem in problems { logger.warning("screen: \(path): \(problem)") }
         var cover: Cover?
         if let coverSide, let source = TrackArt.coverSource(for: path, metadata: metadata) {
-            if let index = covers.firstIndex(where: { $0.key == source.key && $0.image.width <= coverSide }) {
-                cover = covers.remove(at: index)
-            } else {
-                cover = TrackArt.decode(source, limits: CoverLimits(side: coverSide), problems: &problems)
-            }
-            if let cover {
-                covers.append(cover)
-                if covers.count > Self.coversKept { covers.removeFirst() }
-            }
+            cover = covers.cover(for: path, source: source, side: coverSide) ?? nil
         }
-        for problem in problems { logger.warning("screen: \(path): \(problem)") }
         shared.withLock { inbox in
             guard inbox.input.status?.path == path else { return }
             inbox.input.lyrics = lyrics
+            if let cover { inbox.input.cover = cover }
+            inbox.changed = true
+        }
+    }
+
+    /// A cover from the cover thread: shown if its track still plays.
+    private func coverReady(_ path: String, _ cover: Cover?) {
+        shared.withLock { inbox in
+            guard inbox.input.status?.path == path, let cover else { return }
             inbox.input.cover = cover
             inbox.changed = true
+            if inbox.drawing { inbox.broadcast() }
         }
     }
 }
