@@ -69,6 +69,18 @@ static size_t jukebox_jpeg_coefficient_bytes(j_decompress_ptr info) {
     return total;
 }
 
+// libjpeg gives CMYK for CMYK and YCCK files alike, and does not convert it to RGB. Files
+// with Adobe's marker (all YCCK ones, and Photoshop's) store it inverted: 255 is no ink.
+static void jukebox_cmyk_to_rgb(JSAMPROW row, unsigned count, int inverted) {
+    for (unsigned i = 0; i < count; i++) {
+        unsigned c = row[i * 4], m = row[i * 4 + 1], y = row[i * 4 + 2], k = row[i * 4 + 3];
+        if (!inverted) { c = 255 - c; m = 255 - m; y = 255 - y; k = 255 - k; }
+        row[i * 3] = (JSAMPLE)(c * k / 255);
+        row[i * 3 + 1] = (JSAMPLE)(m * k / 255);
+        row[i * 3 + 2] = (JSAMPLE)(y * k / 255);
+    }
+}
+
 int jukebox_jpeg_cover(const unsigned char *data, unsigned long size, const struct jukebox_cover_limits *limits,
                        unsigned char **out, int *side, char *message, size_t message_size) {
     struct jpeg_decompress_struct info;
@@ -105,7 +117,8 @@ int jukebox_jpeg_cover(const unsigned char *data, unsigned long size, const stru
     for (unsigned m = 1; m < 8; m++) {
         if ((shorter * m + 7) / 8 >= (unsigned)limits->side) { info.scale_num = m; break; }
     }
-    info.out_color_space = JCS_RGB;
+    int cmyk = info.jpeg_color_space == JCS_CMYK || info.jpeg_color_space == JCS_YCCK;
+    info.out_color_space = cmyk ? JCS_CMYK : JCS_RGB;
     jpeg_calc_output_dimensions(&info);
 
     size_t coefficients = jukebox_jpeg_coefficient_bytes(&info);
@@ -133,6 +146,7 @@ int jukebox_jpeg_cover(const unsigned char *data, unsigned long size, const stru
         unsigned y = info.output_scanline;
         JSAMPROW line = row;
         if (jpeg_read_scanlines(&info, &line, 1) != 1) break;
+        if (cmyk) jukebox_cmyk_to_rgb(row, info.output_width, info.saw_Adobe_marker);
         jukebox_square_add(&square, y, left, 1, row, info.output_width, 3);
     }
     free(row);

@@ -3,7 +3,7 @@ import Testing
 @testable import JukeboxCore
 
 /// Covers whose bytes lie: a header claiming 65500x799 pixels, a 4000x4000 PNG, a
-/// progressive JPEG with hundreds of scans. Each is drawn by
+/// progressive JPEG with hundreds of scans, CMYK and YCCK artwork. Each is drawn by
 /// `jukebox screenshot` (the screen's own renderer and decoders) within a peak-memory
 /// bound, and the codecs are checked on their own.
 @Suite struct CoverBombTests {
@@ -135,5 +135,27 @@ import Testing
         let shot = try screenshot(try album(cover))
         #expect(shot.status == 0 && shot.peak < Self.peakBound, "peak RSS \(shot.peak >> 10) KiB")
         #expect(shot.warnings.contains("more than 64 scans"), "\(shot.warnings)")
+    }
+
+    @Test func cmykAndYcckCoversDrawInTheirColours() throws {
+        // Red and blue ink: Adobe's files store CMYK inverted (255 = no ink), others as it is.
+        let inverted = (red: [UInt8]([255, 0, 0, 255]), blue: [UInt8]([0, 0, 255, 255]))
+        let plain = (red: [UInt8]([0, 255, 255, 0]), blue: [UInt8]([255, 255, 0, 0]))
+        let covers = [
+            ("CMYK (Adobe)", CoverFixtures.jpeg(width: 64, height: 64, space: .cmyk, left: inverted.red, right: inverted.blue)),
+            ("CMYK", CoverFixtures.jpeg(width: 64, height: 64, space: .cmyk, adobe: false, left: plain.red, right: plain.blue)),
+            ("YCCK", CoverFixtures.jpeg(width: 64, height: 64, space: .ycck, left: inverted.red, right: inverted.blue)),
+            ("progressive YCCK", CoverFixtures.jpeg(width: 64, height: 64, space: .ycck, progressive: true, left: inverted.red, right: inverted.blue)),
+        ]
+        for (name, cover) in covers {
+            let image = try JPEGCodec.cover(cover, limits: CoverLimits(side: 64))
+            let left = image.pixels[32 * 64 + 8], right = image.pixels[32 * 64 + 56]
+            #expect(CoverFixtures.near(left, 0xFF0000) && CoverFixtures.near(right, 0x0000FF),
+                    "\(name): \(String(left, radix: 16)) \(String(right, radix: 16))")
+        }
+        let shot = try screenshot(try album(covers[0].1))
+        #expect(shot.status == 0 && !shot.warnings.contains("cover"), "\(shot.warnings)")
+        let halves = try #require(shot.frame.map(coverHalves))
+        #expect(CoverFixtures.near(halves.left, 0xFF0000) && CoverFixtures.near(halves.right, 0x0000FF), "\(halves)")
     }
 }

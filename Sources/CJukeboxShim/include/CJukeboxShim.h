@@ -64,10 +64,10 @@ struct jukebox_cover_limits {
 
 /// Decodes the centred square of a JPEG held in memory to 8-bit RGB, `*side` pixels a
 /// side (at most limits->side; *out is malloc'd: the caller frees it). libjpeg scales it
-/// down while decoding, and a picture that would take more than the limits is refused
-/// from its header where it can be. Returns 0, or -1 with the
-/// reason in message. libjpeg's errors long-jump, which Swift cannot do, so the decode is
-/// here.
+/// down while decoding, CMYK and YCCK are converted, and a picture that would take more
+/// than the limits is refused from its header where it can be. Returns 0, or -1 with
+/// the reason in message. libjpeg's errors long-jump, which Swift cannot do, so the
+/// decode is here.
 int jukebox_jpeg_cover(const unsigned char *data, unsigned long size, const struct jukebox_cover_limits *limits,
                        unsigned char **out, int *side, char *message, size_t message_size);
 
