@@ -52,4 +52,26 @@ import Testing
         let again = loader.cover(for: refused, source: source, side: side)
         #expect(again != nil && again! == nil)
     }
+
+    @Test func aPictureAskedForAgainWhileDecodingIsDecodedOnce() throws {
+        let inbox = Inbox()
+        let decoded = ConditionLocked(0)
+        let loader = CoverLoader(logger: Logger(label: "covers")) { path, cover in
+            decoded.withLock { $0.wholeValue += 1 }
+            inbox.delivered.withLock { $0.wholeValue[path] = .some(cover); $0.broadcast() }
+        }
+        try loader.start()
+        defer { loader.stop() }
+        // A track, then its metadata, then the album's next track: all ask at once.
+        let first = try bomb.album(CoverFixtures.jpeg(width: 4000, height: 4000, left: CoverBombTests.red, right: CoverBombTests.blue))
+        let source = try #require(TrackArt.coverSource(for: first, metadata: nil))
+        let second = AtomicFile.folder(of: first) + "/second.flac"
+        var answer: Cover??
+        for path in [first, first, second] { answer = loader.cover(for: path, source: source, side: 120) }
+        // The latest track to ask gets the picture (delivered, or at once if the decode
+        // was already done), decoded once.
+        let cover = answer ?? inbox.wait(for: second)
+        #expect((cover ?? nil)?.image.width == 120)
+        #expect(decoded.current == 1)
+    }
 }

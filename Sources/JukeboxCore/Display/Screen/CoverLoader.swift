@@ -21,6 +21,9 @@ final class CoverLoader: @unchecked Sendable {
 
     private struct Inbox {
         var request: Request?
+        /// The picture being decoded, and the track that gets it (the latest to ask: a
+        /// track's metadata arriving asks again, and so does the next track of the album).
+        var decoding: (key: String, side: Int, path: String)?
         var stop = false
         /// Covers decoded lately (nil: the picture failed), newest last.
         var kept: [(key: String, side: Int, cover: Cover?)] = []
@@ -58,6 +61,11 @@ final class CoverLoader: @unchecked Sendable {
                 inbox.kept.append(known)
                 return .some(known.cover)
             }
+            if let decoding = inbox.decoding, decoding.key == source.key, decoding.side == side {
+                inbox.decoding?.path = path
+                inbox.request = nil
+                return nil
+            }
             inbox.request = Request(path: path, source: source, side: side)
             inbox.broadcast()
             return nil
@@ -69,17 +77,20 @@ final class CoverLoader: @unchecked Sendable {
             let next: Request? = shared.withLock { inbox in
                 while inbox.request == nil, !inbox.stop { inbox.wait(nanoseconds: 3_600_000_000_000) }
                 defer { inbox.request = nil }
+                if let request = inbox.request { inbox.decoding = (request.source.key, request.side, request.path) }
                 return inbox.stop ? nil : inbox.request
             }
             guard let next else { return }
             var problems: [String] = []
             let cover = TrackArt.decode(next.source, limits: CoverLimits(side: next.side), problems: &problems)
             for problem in problems { logger.warning("screen: \(next.path): \(problem)") }
-            shared.withLock { inbox in
+            let path = shared.withLock { inbox in
                 inbox.kept.append((next.source.key, next.side, cover))
                 if inbox.kept.count > Self.coversKept { inbox.kept.removeFirst() }
+                defer { inbox.decoding = nil }
+                return inbox.decoding?.path ?? next.path
             }
-            deliver(next.path, cover)
+            deliver(path, cover)
         }
     }
 }
