@@ -7,11 +7,6 @@ unsigned jukebox_square_side(unsigned width, unsigned height, unsigned side) {
     return side < span ? side : span;
 }
 
-size_t jukebox_square_bytes(unsigned width, unsigned height, unsigned side) {
-    size_t out = jukebox_square_side(width, height, side);
-    return out * out * (4 * sizeof(uint32_t) + 3);
-}
-
 int jukebox_square_init(struct jukebox_square *square, unsigned width, unsigned height, unsigned side) {
     square->span = width < height ? width : height;
     square->x0 = (width - square->span) / 2;

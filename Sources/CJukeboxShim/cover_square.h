@@ -16,8 +16,6 @@ struct jukebox_square {
     uint32_t *sums;         // side * side * 4: red, green, blue, pixels
 };
 
-/// Bytes `jukebox_square_init` will take for these sizes, for the budget check.
-size_t jukebox_square_bytes(unsigned width, unsigned height, unsigned side);
 /// 0, or -1 when out of memory.
 int jukebox_square_init(struct jukebox_square *square, unsigned width, unsigned height, unsigned side);
 /// Adds `count` pixels of source row `y` at x = first, first + step, ...; `channels` is 3

@@ -123,7 +123,8 @@ int jukebox_jpeg_cover(const unsigned char *data, unsigned long size, const stru
 
     size_t coefficients = jukebox_jpeg_coefficient_bytes(&info);
     size_t rows = (size_t)info.output_width * info.output_components * 2 * DCTSIZE * info.max_v_samp_factor;
-    size_t needed = coefficients + rows + jukebox_square_bytes(info.output_width, info.output_height, limits->side);
+    // What the file makes libjpeg hold; the square's own memory follows the panel's side.
+    size_t needed = coefficients + rows;
     if (needed > (size_t)limits->max_bytes) {
         snprintf(message, message_size, "%ux%u%s needs %zu MB to decode (at most %ld MB)", info.image_width, info.image_height,
                  coefficients ? " progressive JPEG" : "", needed >> 20, limits->max_bytes >> 20);

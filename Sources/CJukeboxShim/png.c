@@ -73,8 +73,9 @@ int jukebox_png_cover(const unsigned char *data, unsigned long size, const struc
         snprintf(reader.message, sizeof reader.message, "a PNG layout libpng does not turn into RGBA");
         png_longjmp(png, 1);
     }
-    // libpng keeps two rows of the file as it is (up to 8 bytes a pixel) besides ours.
-    size_t needed = (size_t)width * 8 * 2 + row_bytes + jukebox_square_bytes(width, height, limits->side);
+    // libpng keeps two rows of the file as it is (up to 8 bytes a pixel) besides ours; the
+    // square's own memory follows the panel's side.
+    size_t needed = (size_t)width * 8 * 2 + row_bytes;
     if (needed > (size_t)limits->max_bytes) {
         snprintf(reader.message, sizeof reader.message, "%ux%u needs %zu MB to decode (at most %ld MB)", width, height, needed >> 20,
                  limits->max_bytes >> 20);

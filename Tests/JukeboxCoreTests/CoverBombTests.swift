@@ -112,6 +112,14 @@ import Testing
         #expect(CoverFixtures.near(halves.left, 0xFF0000) && CoverFixtures.near(halves.right, 0x0000FF), "\(halves)")
     }
 
+    @Test func aLargePanelsCoverIsNotCountedAgainstTheFile() throws {
+        // A 1920x1080 panel draws its cover 840 pixels a side: 13 MB of square, which
+        // follows the panel; the 1400x1400 progressive file's own 6 MB is what is checked.
+        let cover = CoverFixtures.jpeg(width: 1400, height: 1400, progressive: true, left: Self.red, right: Self.blue)
+        let image = try JPEGCodec.cover(cover, limits: CoverLimits(side: 840))
+        #expect(image.width == 840 && CoverFixtures.near(image.pixels[420 * 840 + 100], 0xFF0000))
+    }
+
     @Test(arguments: [true, false])
     func aTallOrWidePictureGivesItsCentredSquare(progressive: Bool) throws {
         // Rows above the square are skipped, columns beside it never decoded.

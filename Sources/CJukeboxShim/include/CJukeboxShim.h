@@ -57,7 +57,8 @@ int jukebox_console_set_mode(int fd, int mode);
 /// picture at `side` pixels, so that is all a decode keeps.
 struct jukebox_cover_limits {
     int side;          // the panel's cover side, in pixels
-    long max_bytes;    // memory the decode may take, checked from the header first
+    long max_bytes;    // memory the file may make the decoder hold, checked from the header
+                       // first (the square itself, 19 bytes a pixel of it, comes on top)
     int max_scans;     // scans of a progressive JPEG
     long max_cpu_ms;   // CPU time the decode may take
 };

@@ -6,10 +6,12 @@ import Glibc
 
 /// What decoding one cover may cost, whatever the file claims. A cover is kept as the
 /// square the panel draws (`side` pixels), so only the decode itself needs room:
-/// - memory: 16 MB, checked from the header before decoding. A baseline JPEG or any PNG
-///   needs far less (it is scaled a row at a time); a progressive JPEG needs all its
-///   coefficients at once (about 3 bytes a pixel), so this admits one of up to ~2300x2300
-///   and keeps the daemon under its 64 MB on a 512 MB board.
+/// - memory: 16 MB for what the file makes the decoder hold, checked from the header
+///   before decoding (the square itself follows the panel: 2.5 MB on an 800x480 one,
+///   built as the rows arrive). A baseline JPEG or any PNG needs far less (a few of its
+///   rows); a progressive JPEG needs all its coefficients at once (about 3 bytes a
+///   pixel), so this admits one of up to ~2300x2300 and keeps the daemon under its 64 MB
+///   on a 512 MB board.
 /// - scans: 64. Encoders write about 10; each scan is a pass over the whole picture, so a
 ///   few KB of repeated scans would otherwise cost seconds.
 /// - CPU: 3 s of the decoding thread's own time (a 4000x4000 cover takes a fraction of it
