@@ -81,8 +81,13 @@ import Testing
         }
         #expect(!looks.isEmpty, "\(daemon.log)")
         #expect(looks.allSatisfy { Self.buffered($0) < 0.5 }, "\(looks)")
+        // Its wait is the pre-buffer's, and the log says so: not a rate carried over
+        // from the station.
         #expect(!daemon.log.contains("\(stalled.url("stalled.mp3")): buffering: the network brings the track slower than it plays"),
                 "\(daemon.log)")
+        #expect(daemon.wait(seconds: 10) {
+            daemon.log.contains("\(stalled.url("stalled.mp3")): buffering: its first seconds are slow to arrive")
+        }, "\(daemon.log)")
     }
 
     /// The status's `buffered:` seconds (0 without one).

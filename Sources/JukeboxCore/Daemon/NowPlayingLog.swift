@@ -16,7 +16,7 @@ final class NowPlayingLog: @unchecked Sendable {
     private var lastLine: Int?
     /// The track last said to be buffering, and when: a trickling link toggles it with
     /// every piece, and the log says it once a minute at most.
-    private var buffering: (path: String, at: UInt64)?
+    private var buffering: (path: String, why: String, at: UInt64)?
 
     /// How long one track's lyrics may take before the lookup gives up.
     private let lyricsBudgetMs: Int
@@ -48,10 +48,15 @@ final class NowPlayingLog: @unchecked Sendable {
                 logger.error("\(error)")
             }
             lastError = s.lastError
-            if s.buffering, let path = s.path,
-               buffering.map({ $0.path != path || MonotonicClock.now() - $0.at > 60_000_000_000 }) ?? true {
-                buffering = (path, MonotonicClock.now())
-                logger.warning("\(path): buffering: the network brings the track slower than it plays")
+            if s.buffering, let path = s.path {
+                // Before the first sound it is the pre-buffer that waits: the link may have
+                // stalled rather than be slow, so that line does not claim a rate.
+                let why = s.elapsed > 0 ? "the network brings the track slower than it plays"
+                                        : "its first seconds are slow to arrive"
+                if buffering.map({ $0.path != path || $0.why != why || MonotonicClock.now() - $0.at > 60_000_000_000 }) ?? true {
+                    buffering = (path, why, MonotonicClock.now())
+                    logger.warning("\(path): buffering: \(why)")
+                }
             }
             if let path = s.path, path != lastPath, s.metadata != nil {
                 lastPath = path
