@@ -1,6 +1,6 @@
 /// Watches one transfer's bytes, once connected, and says when to give it up: nothing at
-/// all for `seconds` (a stall), no answer within `seconds`, or fewer bytes over `seconds`
-/// than `needed` a second, which the track could never be played at (a trickle: 1 byte a
+/// all for `seconds` (a stall), no answer within `seconds`, or fewer bytes over three times
+/// `seconds` than `needed` a second, which the track could never be played at (a trickle: 1 byte a
 /// second keeps libcurl's own low-speed limit quiet for ever). Runs on the transfer's
 /// thread, from libcurl's callbacks.
 final class RateWatch {
@@ -28,6 +28,9 @@ final class RateWatch {
     private var windowStart: UInt64 = 0
     private var windowBytes = 0
     private var bodyBegun = false
+
+    /// How many timeouts of the body a trickle's rate is measured over.
+    static let bodyWindows: UInt64 = 3
 
     init(seconds: Int, needed: @escaping () -> Int) {
         self.seconds = max(1, seconds)
@@ -57,7 +60,11 @@ final class RateWatch {
             verdict = bodyBegun ? .stalled(seconds: seconds) : .noAnswer(seconds: seconds)
             return false
         }
-        guard now - windowStart >= span else { return true }
+        // The body's rate is judged over three timeouts: a link that comes back after a cut
+        // starts slowly (TCP's slow start, the old connection's packets still queued), and
+        // one short window of that is no trickle.
+        let window = bodyBegun ? Self.bodyWindows * span : span
+        guard now - windowStart >= window else { return true }
         let rate = Int(UInt64(windowBytes) * 1_000_000_000 / (now - windowStart))
         let floor = needed()
         if rate < floor {
