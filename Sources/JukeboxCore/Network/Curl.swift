@@ -141,13 +141,13 @@ final class CurlEasy {
             return .tls(url: url, reason: detail)
         // The URL was http(s) (HTTPTransfer checks), so this is a reply in no HTTP libcurl
         // knows (it calls it HTTP/0.9), unless a redirect went to another scheme.
-        case CURLE_UNSUPPORTED_PROTOCOL where detail.contains("HTTP/0.9"), CURLE_WEIRD_SERVER_REPLY:
+        case CURLE_UNSUPPORTED_PROTOCOL where detail.firstRange(of: "HTTP/0.9") != nil, CURLE_WEIRD_SERVER_REPLY:
             return .badReply(url: url, reason: "the server's reply is not HTTP (\(detail))")
         case CURLE_UNSUPPORTED_PROTOCOL: return .unsupportedScheme(url: url)
         case CURLE_URL_MALFORMAT: return .failed(url: url, reason: "a malformed URL (\(detail))")
         // libcurl refuses a header line over its bound (100 KiB) as "out of memory" (7.x)
         // or "too large" (8.x): the server's fault, not the box's memory.
-        case CURLE_OUT_OF_MEMORY where responseCode != 0 || detail.lowercased().contains("header"),
+        case CURLE_OUT_OF_MEMORY where responseCode != 0 || detail.lowercased().firstRange(of: "header") != nil,
              CURLcode(rawValue: 100):
             return .badReply(url: url, reason: "the server sent a header line longer than libcurl takes (\(detail))")
         default: return .failed(url: url, reason: detail)
