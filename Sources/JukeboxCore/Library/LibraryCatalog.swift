@@ -9,14 +9,39 @@ import Glibc
 public final class LibraryCatalog: Sendable {
     /// One scan's worth, looked up by path.
     public struct Snapshot: Sendable {
-        public var tracks: [LibraryTrack] = []
-        public var playlists: [M3UPlaylist] = []
+        public private(set) var tracks: [LibraryTrack] = []
+        public private(set) var playlists: [M3UPlaylist] = []
         /// Where each track is in `tracks`.
-        public var positions: [String: Int] = [:]
+        private var index = PathIndex([])
         /// When it was published (seconds since 1970; 0: never), MPD's `db_update`.
         public var updated: Int = 0
 
-        public func tags(of path: String) -> SongTags? { positions[path].map { tracks[$0].tags } }
+        init() {}
+
+        init(tracks: [LibraryTrack], playlists: [M3UPlaylist]) {
+            self.tracks = tracks
+            self.playlists = playlists
+            index = PathIndex(tracks)
+        }
+
+        public func position(of path: String) -> Int? { index.position(of: path, in: tracks) }
+
+        /// Where each track is in `tracks`: `positions[path]`.
+        public var positions: Positions { Positions(snapshot: self) }
+
+        public struct Positions: Sendable {
+            let snapshot: Snapshot
+            public subscript(path: String) -> Int? { snapshot.position(of: path) }
+        }
+
+        public func tags(of path: String) -> SongTags? { position(of: path).map { tracks[$0].tags } }
+
+        /// Bytes the library's structures keep beyond the snapshot's own size: the track
+        /// list, each track's path and tags, and the path index (not the playlists).
+        var heapBytes: Int {
+            tracks.capacity * MemoryLayout<LibraryTrack>.stride + index.heapBytes
+                + tracks.reduce(0) { $0 + $1.tags.heapBytes + PathIndex.stringBytes($1.path) }
+        }
     }
 
     /// What observers hear: a new scan, or an update job that started or ended.
@@ -52,8 +77,6 @@ public final class LibraryCatalog: Sendable {
 
     public func publish(_ scan: LibraryScan) {
         var next = Snapshot(tracks: scan.tracks, playlists: scan.playlists)
-        next.positions.reserveCapacity(scan.tracks.count)
-        for (at, track) in scan.tracks.enumerated() { next.positions[track.path] = at }
         next.updated = time(nil)
         shared.withLock { $0.snapshot = next }
         tell(.published)

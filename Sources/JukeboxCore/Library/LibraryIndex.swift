@@ -39,23 +39,42 @@ public struct LibraryIndex: Sendable, Equatable {
         }
     }
 
-    /// The index at `path`; nil when there is none yet.
+    /// The index at `path`; nil when there is none yet. Read line by line: the file is
+    /// never whole in memory beside the index it makes.
     public static func load(_ path: String) throws(Problem) -> LibraryIndex? {
-        let contents: [UInt8]?
+        var st = stat()
         do {
-            contents = try AtomicFile.contents(of: path, limit: sizeLimit)
+            try systemCall { FilePath.withCString(path) { stat($0, &st) } }
+        } catch where error == .noEntry {
+            return nil
         } catch {
-            throw .broken(path: path, reason: error.reason)
+            throw .broken(path: path, reason: "cannot read it: \(error)")
         }
-        guard let bytes = contents else { return nil }
-        return try decode(bytes, path: path)
+        guard Int64(st.st_size) <= Int64(sizeLimit) else {
+            throw .broken(path: path, reason: "file is \(st.st_size) bytes, larger than the \(sizeLimit)-byte limit")
+        }
+        var lines: FileLines
+        do {
+            lines = try FileLines(path: path)
+        } catch {
+            throw .broken(path: path, reason: (error as? MediaError)?.reason ?? "\(error)")
+        }
+        return try decode(&lines, path: path)
     }
 
     public func save(_ path: String) throws(Problem) {
         // The state folder, if the state saver has not made it yet (a box run by hand).
         _ = FilePath.withCString(AtomicFile.folder(of: path)) { mkdir($0, 0o755) }
         do {
-            try AtomicFile.replace(path, with: encoded())
+            // Written as it is encoded, a piece at a time: never a copy of the whole file.
+            try AtomicFile.replace(path) { writer in
+                var hash = FNV1a()
+                encode { piece in
+                    hash.add(piece.utf8)
+                    writer.write(piece.utf8)
+                }
+                writer.write(Self.checksumLine(hash.value).utf8)
+            }
         } catch {
             throw .cannotWrite(path: error.path, step: error.step, error.errno)
         }
@@ -70,34 +89,43 @@ public struct LibraryIndex: Sendable, Equatable {
         static let folder = "d", subfolder = "c", link = "l", file = "f"
     }
 
+    /// The whole file, for tests.
     func encoded() -> [UInt8] {
-        var text = Self.header + "\n"
-        text += "\(Tag.music) \(musicDirectory)\n\(Tag.playlists) \(playlistsDirectory)\n"
+        var bytes: [UInt8] = []
+        encode { bytes += $0.utf8 }
+        bytes += Self.checksumLine(FNV1a.hash(bytes)).utf8
+        return bytes
+    }
+
+    private static func checksumLine(_ sum: UInt64) -> String { "\(checksumPrefix)\(String(sum, radix: 16))\n" }
+
+    /// The file before its checksum line, given to `emit` a line or two at a time.
+    private func encode(_ emit: (String) -> Void) {
+        emit(Self.header + "\n")
+        emit("\(Tag.music) \(musicDirectory)\n\(Tag.playlists) \(playlistsDirectory)\n")
         for track in scan.tracks {
-            text += "\(Tag.track) \(Self.number(track.discNumber)) \(Self.number(track.trackNumber)) \(track.path)\n"
-            text += Self.tagsLine(track.tags)
+            emit("\(Tag.track) \(Self.number(track.discNumber)) \(Self.number(track.trackNumber)) \(track.path)\n")
+            emit(Self.tagsLine(track.tags))
         }
         for playlist in scan.playlists {
-            text += "\(Tag.playlist) \(playlist.name.count) \(playlist.name)\(playlist.path)\n"
-            for entry in playlist.entries { text += "\(Tag.playlistEntry) \(entry)\n" }
+            emit("\(Tag.playlist) \(playlist.name.count) \(playlist.name)\(playlist.path)\n")
+            for entry in playlist.entries { emit("\(Tag.playlistEntry) \(entry)\n") }
         }
-        for skipped in scan.skipped { text += "\(Tag.skipped) \(Self.oneLine(skipped))\n" }
-        for (path, folder) in folders.sorted(by: { $0.key < $1.key }) {
-            text += "\(Tag.folder) \(Int64(bitPattern: folder.id.device)) \(Int64(bitPattern: folder.id.inode)) \(folder.modified) \(path)\n"
+        for skipped in scan.skipped { emit("\(Tag.skipped) \(Self.oneLine(skipped))\n") }
+        for path in folders.keys.sorted() {
+            guard let folder = folders[path] else { continue }
+            emit("\(Tag.folder) \(Int64(bitPattern: folder.id.device)) \(Int64(bitPattern: folder.id.inode)) \(folder.modified) \(path)\n")
             for entry in folder.entries {
                 switch entry.kind {
-                case .folder: text += "\(Tag.subfolder) \(entry.name)\n"
-                case .link: text += "\(Tag.link) \(entry.name)\n"
+                case .folder: emit("\(Tag.subfolder) \(entry.name)\n")
+                case .link: emit("\(Tag.link) \(entry.name)\n")
                 case .file(let id, let identity, let outcome):
-                    text += "\(Tag.file) \(Int64(bitPattern: id.device)) \(Int64(bitPattern: id.inode)) \(identity.size) \(identity.modified) \(Self.outcome(outcome)) \(entry.name)\n"
-                    if case .track(let tags) = outcome { text += Self.tagsLine(tags) }
-                    if case .problem(let reason) = outcome { text += "\(Tag.skipped) \(Self.oneLine(reason))\n" }
+                    emit("\(Tag.file) \(Int64(bitPattern: id.device)) \(Int64(bitPattern: id.inode)) \(identity.size) \(identity.modified) \(Self.outcome(outcome)) \(entry.name)\n")
+                    if case .track(let tags) = outcome { emit(Self.tagsLine(tags)) }
+                    if case .problem(let reason) = outcome { emit("\(Tag.skipped) \(Self.oneLine(reason))\n") }
                 }
             }
         }
-        var bytes = Array(text.utf8)
-        bytes += "\(Self.checksumPrefix)\(String(FNV1a.hash(bytes), radix: 16))\n".utf8
-        return bytes
     }
 
     private static func number(_ value: Int?) -> String { value.map(String.init) ?? "-" }
@@ -128,32 +156,39 @@ public struct LibraryIndex: Sendable, Equatable {
     // MARK: Decoding
 
     static func decode(_ bytes: [UInt8], path: String) throws(Problem) -> LibraryIndex {
-        let body = withoutChecksum(bytes)
-        guard let body else { throw .broken(path: path, reason: bytes.isEmpty ? "empty" : "no checksum line (cut short?)") }
-        guard let sum = checksum(bytes[body.endIndex...]), sum == FNV1a.hash(bytes[body]) else {
-            throw .broken(path: path, reason: "checksum does not match (damaged)")
-        }
-        var lines = bytes[body].split(separator: 0x0A, omittingEmptySubsequences: true).makeIterator()
-        guard let first = lines.next(), first.elementsEqual(header.utf8) else {
-            throw .broken(path: path, reason: "not a jukebox library index, or from another version")
-        }
+        var lines = ByteLines(bytes: bytes[...])
+        return try decode(&lines, path: path)
+    }
+
+    /// Reads lines up to the checksum line, which must be the last and match the hash of
+    /// all before it: a file cut short or damaged is refused.
+    static func decode(_ lines: inout some LineSource, path: String) throws(Problem) -> LibraryIndex {
+        var hash = FNV1a()
         var reader = Reader(path: path)
-        while let line = lines.next() { try reader.take(line) }
-        return try reader.finished()
-    }
-
-    /// The range before the checksum line, or nil when the file does not end in one.
-    private static func withoutChecksum(_ bytes: [UInt8]) -> Range<Int>? {
-        guard bytes.last == 0x0A else { return nil }
-        let end = bytes.index(before: bytes.endIndex)
-        guard let start = bytes[..<end].lastIndex(of: 0x0A).map({ $0 + 1 }) else { return nil }
-        return bytes.startIndex..<start
-    }
-
-    private static func checksum(_ line: ArraySlice<UInt8>) -> UInt64? {
-        let text = String(decoding: line.dropLast(), as: UTF8.self)
-        guard text.hasPrefix(checksumPrefix) else { return nil }
-        return UInt64(text.dropFirst(checksumPrefix.count), radix: 16)
+        var started = false
+        func next() throws(Problem) -> ArraySlice<UInt8>? {
+            do { return try lines.next() } catch { throw .broken(path: path, reason: ((error as any Error) as? MediaError)?.reason ?? "\(error)") }
+        }
+        while let line = try next() {
+            if started, line.starts(with: checksumPrefix.utf8) {
+                let sum = UInt64(String(decoding: line.dropFirst(checksumPrefix.utf8.count), as: UTF8.self), radix: 16)
+                guard lines.lineEnded, try next() == nil else { throw .broken(path: path, reason: "no checksum line (cut short?)") }
+                guard sum == hash.value else { throw .broken(path: path, reason: "checksum does not match (damaged)") }
+                return try reader.finished()
+            }
+            guard lines.lineEnded else { break }
+            hash.add(line)
+            hash.add(CollectionOfOne(0x0A))
+            if !started {
+                guard line.elementsEqual(header.utf8) else {
+                    throw .broken(path: path, reason: "not a jukebox library index, or from another version")
+                }
+                started = true
+            } else if !line.isEmpty {
+                try reader.take(line)
+            }
+        }
+        throw .broken(path: path, reason: started ? "no checksum line (cut short?)" : "empty")
     }
 
     /// Builds the index line by line, checking each record's shape. Works on the bytes:
@@ -166,6 +201,8 @@ public struct LibraryIndex: Sendable, Equatable {
         var scan = LibraryScan()
         var folders: [String: FolderRecord] = [:]
         var folder: (path: String, record: FolderRecord)?
+        /// The tracks read, by path, once the folders start.
+        var trackPaths = PathIndex([])
         var line = 1
         /// The record on the line before (tags belong to it).
         var previousTag = ""
@@ -194,10 +231,13 @@ public struct LibraryIndex: Sendable, Equatable {
                     let last = scan.tracks.count - 1
                     (tags.disc, tags.track) = (scan.tracks[last].discNumber, scan.tracks[last].trackNumber)
                     scan.tracks[last].tags = tags
-                } else if previousTag == Tag.file, let last = folder?.record.entries.indices.last,
-                          case .file(let id, let identity, .track(let numbers)) = folder?.record.entries[last].kind {
+                } else if previousTag == Tag.file, let folder, let last = folder.record.entries.indices.last,
+                          case .file(let id, let identity, .track(let numbers)) = folder.record.entries[last].kind {
                     (tags.disc, tags.track) = (numbers.disc, numbers.track)
-                    folder?.record.entries[last].kind = .file(id, identity, .track(tags))
+                    // The track's own tags when they are the same: one copy for both.
+                    let path = folder.path + "/" + folder.record.entries[last].name
+                    if let at = trackPaths.position(of: path, in: scan.tracks), scan.tracks[at].tags == tags { tags = scan.tracks[at].tags }
+                    self.folder?.record.entries[last].kind = .file(id, identity, .track(tags))
                 } else {
                     throw bad("tags")
                 }
@@ -221,6 +261,7 @@ public struct LibraryIndex: Sendable, Equatable {
                 }
             case Tag.folder:
                 closeFolder()
+                if folders.isEmpty { trackPaths = PathIndex(scan.tracks) }  // the tracks come first
                 let (fields, path) = try split(rest, count: 3)
                 let id = FileID(device: UInt64(bitPattern: try number(fields[0])), inode: UInt64(bitPattern: try number(fields[1])))
                 let record = FolderRecord(id: id, modified: try number(fields[2]), entries: [])
@@ -248,7 +289,9 @@ public struct LibraryIndex: Sendable, Equatable {
         }
 
         private mutating func closeFolder() {
-            if let folder { folders[folder.path] = folder.record }
+            // Without the room left from appending one by one.
+            if let folder { folders[folder.path] = FolderRecord(id: folder.record.id, modified: folder.record.modified,
+                                                                entries: folder.record.entries.withUnsafeBufferPointer { Array($0) }) }
             folder = nil
         }
 

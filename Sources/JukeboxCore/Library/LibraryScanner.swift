@@ -63,7 +63,8 @@ public enum LibraryScanner {
                               onFirstTracks: (([LibraryTrack]) -> Void)? = nil) -> (index: LibraryIndex, reuse: Reuse) {
         var announced = false
         let usable = previous.flatMap { $0.matches(musicDirectory: musicDirectory, playlistsDirectory: playlistsDirectory) ? $0 : nil }
-        var walk = LibraryWalk(previous: usable?.folders ?? [:]) { found in
+        let previousTracks = usable?.scan.tracks ?? []
+        var walk = LibraryWalk(previous: usable?.folders ?? [:], previousTracks: previousTracks) { found in
             if !announced, !found.isEmpty {
                 announced = true
                 onFirstTracks?(sorted(found))
@@ -77,7 +78,7 @@ public enum LibraryScanner {
             walk.run(from: playlistsDirectory)
         }
         var result = walk.result
-        if let usable, walk.foldersListed == 0, sameTracks(result.tracks, usable.scan.tracks) {
+        if let usable, walk.foldersListed == 0, walk.tracksKept == result.tracks.count, result.tracks.count == usable.scan.tracks.count {
             result.tracks = usable.scan.tracks  // already in order
         } else {
             result.tracks = sorted(result.tracks)
@@ -86,15 +87,6 @@ public enum LibraryScanner {
         let index = LibraryIndex(musicDirectory: musicDirectory, playlistsDirectory: playlistsDirectory ?? "",
                                  scan: result, folders: walk.folders)
         return (index, Reuse(foldersKept: walk.foldersReused, foldersListed: walk.foldersListed))
-    }
-
-    /// Whether two lists hold the same tracks, in any order.
-    private static func sameTracks(_ a: [LibraryTrack], _ b: [LibraryTrack]) -> Bool {
-        guard a.count == b.count else { return false }
-        var known: [String: LibraryTrack] = [:]
-        known.reserveCapacity(b.count)
-        for track in b { known[track.path] = track }
-        return a.allSatisfy { known[$0.path] == $0 }
     }
 
     /// A path with `.` and `..` resolved, so a playlist's `../Album/x.flac` matches the scan's.

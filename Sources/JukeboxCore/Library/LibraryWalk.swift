@@ -36,9 +36,19 @@ struct LibraryWalk {
     private(set) var foldersReused = 0
     private(set) var foldersListed = 0
 
-    init(previous: [String: FolderRecord] = [:], afterFolder: @escaping ([LibraryTrack]) -> Void) {
+    /// The last walk's tracks, found by path: a track found again as it was is taken from
+    /// there, so the two lists share their paths and tags instead of holding two copies.
+    private let previousTracks: [LibraryTrack]
+    private let previousPaths: PathIndex
+    /// Tracks taken from `previousTracks` unchanged.
+    private(set) var tracksKept = 0
+
+    init(previous: [String: FolderRecord] = [:], previousTracks: [LibraryTrack] = [], afterFolder: @escaping ([LibraryTrack]) -> Void) {
         self.previous = previous
+        self.previousTracks = previousTracks
+        previousPaths = PathIndex(previousTracks)
         self.afterFolder = afterFolder
+        result.tracks.reserveCapacity(previousTracks.count)
     }
 
     /// Walks `root` and what it links to. A root already walked (the playlists folder is
@@ -172,7 +182,13 @@ struct LibraryWalk {
         case .playlist:
             do { result.playlists.append(try M3UPlaylist.read(path)) } catch { report("\(error)") }
         case .track(let tags):
-            if !playlistsOnly { result.tracks.append(LibraryTrack(path: path, tags: tags)) }
+            guard !playlistsOnly else { break }
+            if let at = previousPaths.position(of: path, in: previousTracks), previousTracks[at].tags == tags {
+                result.tracks.append(previousTracks[at])
+                tracksKept += 1
+            } else {
+                result.tracks.append(LibraryTrack(path: path, tags: tags))
+            }
         case .passedOver:
             break
         case .problem(let reason):

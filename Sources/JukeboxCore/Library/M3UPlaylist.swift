@@ -13,13 +13,20 @@ public struct M3UPlaylist: Sendable, Equatable {
     public var path: String
     public var entries: [String]
 
+    /// Larger files are refused; a file is read a piece at a time, never whole.
+    static let sizeLimit = 4 << 20
+
     public static func read(_ path: String) throws -> M3UPlaylist {
-        let bytes = try FileReader.contents(of: path, limit: 4 << 20)[...]
+        var lines = try FileLines(path: path, maximumLength: 64 << 10)
+        guard lines.size <= Int64(sizeLimit) else {
+            throw MediaError.unsupported(path, "file is \(lines.size) bytes, larger than the \(sizeLimit)-byte limit")
+        }
         let folder = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
-        let entries = lines(bytes).compactMap { raw, line -> String? in
-            if NetworkPlayback.isURL(line) { return line }  // a track on a web server, downloaded when it plays
-            if line.firstRange(of: "://") != nil { return nil }  // other schemes are not played
-            return exactEntry(raw, folder: folder) ?? (line.hasPrefix("/") ? line : "\(folder)/\(line)")
+        var entries: [String] = []
+        try forEachEntry(&lines) { raw, line in
+            if NetworkPlayback.isURL(line) { return entries.append(line) }  // a track on a web server, downloaded when it plays
+            if line.firstRange(of: "://") != nil { return }  // other schemes are not played
+            entries.append(exactEntry(raw, folder: folder) ?? (line.hasPrefix("/") ? line : "\(folder)/\(line)"))
         }
         let file = path.split(separator: "/").last.map(String.init) ?? path
         let name = file.lastIndex(of: ".").map { String(file[..<$0]) } ?? file
@@ -30,11 +37,14 @@ public struct M3UPlaylist: Sendable, Equatable {
     /// URLs, and its relative lines made into URLs beside it.
     public static func entries(fetched bytes: ArraySlice<UInt8>, from url: String) -> [String] {
         let folder = url.lastIndex(of: "/").map { String(url[..<$0]) } ?? url
-        return lines(bytes).compactMap { _, line in
-            if NetworkPlayback.isURL(line) { return line }
-            if line.firstRange(of: "://") != nil || line.hasPrefix("/") { return nil }
-            return "\(folder)/\(line)"
+        var lines = ByteLines(bytes: bytes)
+        var entries: [String] = []
+        forEachEntry(&lines) { _, line in
+            if NetworkPlayback.isURL(line) { return entries.append(line) }
+            if line.firstRange(of: "://") != nil || line.hasPrefix("/") { return }
+            entries.append("\(folder)/\(line)")
         }
+        return entries
     }
 
     /// Whether `bytes` start like a playlist rather than audio.
@@ -43,24 +53,33 @@ public struct M3UPlaylist: Sendable, Equatable {
         return head.hasPrefix("#extm3u") || head.hasPrefix("[playlist]") || head.hasPrefix("http://") || head.hasPrefix("https://")
     }
 
-    /// The entry lines in order, each raw and as text, without comments: an M3U's
-    /// non-`#` lines, or a PLS's `FileN=` values in the order of N.
-    private static func lines(_ bytes: ArraySlice<UInt8>) -> [(raw: ArraySlice<UInt8>, text: String)] {
-        let all = withoutBOM(bytes).split(whereSeparator: { $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\r") })
-        let isPLS = all.first(where: { !entry($0).trimmingSpaces.isEmpty }).map { entry($0).trimmingSpaces.lowercased() == "[playlist]" } ?? false
-        guard isPLS else {
-            return all.map { ($0, entry($0).trimmingSpaces) }.filter { !$0.1.isEmpty && !$0.1.hasPrefix("#") }
-        }
+    /// Each entry line in order, raw and as text, without comments: an M3U's non-`#`
+    /// lines as they are read, or a PLS's `FileN=` values in the order of N.
+    private static func forEachEntry<Lines: LineSource>(_ lines: inout Lines, _ body: (ArraySlice<UInt8>, String) -> Void) throws(Lines.Failure) {
+        var kind: Bool?  // PLS or not, from the first line that is not blank
+        var first = true
         var files: [(number: Int, raw: ArraySlice<UInt8>, text: String)] = []
-        for raw in all {
-            guard let equals = raw.firstIndex(of: UInt8(ascii: "=")) else { continue }
-            let key = entry(raw[..<equals]).trimmingSpaces.lowercased()
-            guard key.hasPrefix("file"), let number = Int(key.dropFirst(4)) else { continue }
-            let value = raw[(equals + 1)...]
-            let text = entry(value).trimmingSpaces
-            if !text.isEmpty { files.append((number, value, text)) }
+        while let line = try lines.next() {
+            for var raw in line.split(separator: UInt8(ascii: "\r")) {
+                if first { raw = withoutBOM(raw) }
+                first = false
+                let text = entry(raw).trimmingSpaces
+                guard !text.isEmpty else { continue }
+                let isPLS = kind ?? (text.lowercased() == "[playlist]")
+                kind = isPLS
+                guard isPLS else {
+                    if !text.hasPrefix("#") { body(raw, text) }
+                    continue
+                }
+                guard let equals = raw.firstIndex(of: UInt8(ascii: "=")) else { continue }
+                let key = entry(raw[..<equals]).trimmingSpaces.lowercased()
+                guard key.hasPrefix("file"), let number = Int(key.dropFirst(4)) else { continue }
+                let value = raw[(equals + 1)...]
+                let valueText = entry(value).trimmingSpaces
+                if !valueText.isEmpty { files.append((number, value, valueText)) }
+            }
         }
-        return files.sorted { $0.number < $1.number }.map { ($0.raw, $0.text) }
+        for file in files.sorted(by: { $0.number < $1.number }) { body(file.raw, file.text) }
     }
 
     private static func withoutBOM(_ bytes: ArraySlice<UInt8>) -> ArraySlice<UInt8> {

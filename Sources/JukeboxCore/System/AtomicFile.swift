@@ -27,6 +27,13 @@ enum AtomicFile {
     /// rewritten twice a second must not wear an SD card).
     static func replace(_ path: String, with bytes: [UInt8], keepingPrevious previous: String? = nil,
                         durable: Bool = true) throws(Failure) {
+        try replace(path, keepingPrevious: previous, durable: durable) { $0.write(bytes) }
+    }
+
+    /// Writes what `fill` gives the writer as `path`, as `replace(_:with:)` does, without
+    /// the whole file in memory: a large file (the library index) goes out in pieces.
+    static func replace(_ path: String, keepingPrevious previous: String? = nil, durable: Bool = true,
+                        fill: (inout Writer) -> Void) throws(Failure) {
         let folder = folder(of: path)
         let temporary = beginTemporary(in: folder)
         defer { endTemporary(temporary) }
@@ -36,7 +43,10 @@ enum AtomicFile {
         } catch {
             throw Failure(path: temporary, step: "create", errno: error)
         }
-        if let error = bytes.withUnsafeBytes({ writeAll(fd, $0) }) {
+        var writer = Writer(fd: fd)
+        fill(&writer)
+        writer.flush()
+        if let error = writer.error {
             abandon(fd, temporary)
             throw Failure(path: temporary, step: "write", errno: error)
         }
@@ -75,6 +85,36 @@ enum AtomicFile {
     private static func abandon(_ fd: Int32, _ temporary: String) {
         close(fd)
         _ = FilePath.withCString(temporary) { unlink($0) }
+    }
+
+    /// Buffered writes to the temporary file; the first error stops the rest and is kept.
+    struct Writer {
+        static let pieceSize = 64 << 10
+        fileprivate let fd: Int32
+        private var buffer: [UInt8] = []
+        fileprivate private(set) var error: Errno?
+
+        fileprivate init(fd: Int32) {
+            self.fd = fd
+            buffer.reserveCapacity(Self.pieceSize)
+        }
+
+        /// Whole, past the buffer, when it is large (a stored playlist made in memory).
+        mutating func write(_ bytes: [UInt8]) {
+            guard bytes.count >= Self.pieceSize else { return write(bytes[...]) }
+            flush()
+            if error == nil { error = bytes.withUnsafeBytes { writeAll(fd, $0) } }
+        }
+
+        mutating func write(_ bytes: some Sequence<UInt8>) {
+            buffer.append(contentsOf: bytes)
+            if buffer.count >= Self.pieceSize { flush() }
+        }
+
+        fileprivate mutating func flush() {
+            if error == nil, !buffer.isEmpty { error = buffer.withUnsafeBytes { writeAll(fd, $0) } }
+            buffer.removeAll(keepingCapacity: true)
+        }
     }
 
     // MARK: Temporary names
