@@ -25,7 +25,7 @@ import Testing
             try "Gold/01 a.flac\n../Bach/x.mp3\n".write(toFile: music + "/Abba/best.m3u", atomically: true, encoding: .utf8)
             var scan = LibraryScan()
             scan.tracks = PlaylistCommandsTests.tracks.map { LibraryTrack(path: "\(music)/\($0)", tags: SongTags()) }
-            scan.playlists = [try M3UPlaylist.read(music + "/Abba/best.m3u")]
+            scan.playlists = [LibraryPlaylist(path: music + "/Abba/best.m3u")]
             let catalog = LibraryCatalog()
             catalog.publish(scan)
             player = Player(engine: FakeEngine())

@@ -10,7 +10,7 @@ public final class LibraryCatalog: Sendable {
     /// One scan's worth, looked up by path.
     public struct Snapshot: Sendable {
         public private(set) var tracks: [LibraryTrack] = []
-        public private(set) var playlists: [M3UPlaylist] = []
+        public private(set) var playlists: [LibraryPlaylist] = []
         /// Where each track is in `tracks`.
         private var index = PathIndex([])
         /// When it was published (seconds since 1970; 0: never), MPD's `db_update`.
@@ -18,7 +18,7 @@ public final class LibraryCatalog: Sendable {
 
         init() {}
 
-        init(tracks: [LibraryTrack], playlists: [M3UPlaylist]) {
+        init(tracks: [LibraryTrack], playlists: [LibraryPlaylist]) {
             self.tracks = tracks
             self.playlists = playlists
             index = PathIndex(tracks)

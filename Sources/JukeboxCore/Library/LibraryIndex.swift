@@ -109,7 +109,6 @@ public struct LibraryIndex: Sendable, Equatable {
         }
         for playlist in scan.playlists {
             emit("\(Tag.playlist) \(playlist.name.count) \(playlist.name)\(playlist.path)\n")
-            for entry in playlist.entries { emit("\(Tag.playlistEntry) \(entry)\n") }
         }
         for skipped in scan.skipped { emit("\(Tag.skipped) \(Self.oneLine(skipped))\n") }
         for path in folders.keys.sorted() {
@@ -246,10 +245,10 @@ public struct LibraryIndex: Sendable, Equatable {
                 let text = string(tail)
                 guard let nameLength = Int(exactly: try number(fields[0])), nameLength >= 0, nameLength <= text.count else { throw bad("playlist") }
                 let cut = text.index(text.startIndex, offsetBy: nameLength)
-                scan.playlists.append(M3UPlaylist(name: String(text[..<cut]), path: String(text[cut...]), entries: []))
+                scan.playlists.append(LibraryPlaylist(name: String(text[..<cut]), path: String(text[cut...])))
             case Tag.playlistEntry:
+                // A playlist's line, in an index from before playlists were read when used.
                 guard !scan.playlists.isEmpty else { throw bad("playlist entry") }
-                scan.playlists[scan.playlists.count - 1].entries.append(string(rest))
             case Tag.skipped:
                 // A problem's reason follows its file's line; the others are the scan's.
                 let reason = string(rest)

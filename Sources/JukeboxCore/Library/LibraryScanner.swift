@@ -25,10 +25,28 @@ public struct LibraryTrack: Sendable, Equatable {
     }
 }
 
+/// A playlist the scan found: its name and its file. Its lines are read when it is used
+/// (`M3UPlaylist.read`), as stored playlists are, never kept with the library: a playlist
+/// of 89,000 lines would otherwise stay in memory (and in the index) for nothing.
+public struct LibraryPlaylist: Sendable, Equatable {
+    public var name: String
+    public var path: String
+
+    public init(name: String, path: String) {
+        self.name = name
+        self.path = path
+    }
+
+    /// Named by its file name without the extension.
+    public init(path: String) {
+        self.init(name: M3UPlaylist.name(ofFile: path), path: path)
+    }
+}
+
 /// What a scan found: tracks in natural order, playlists, and files it had to skip.
 public struct LibraryScan: Sendable, Equatable {
     public var tracks: [LibraryTrack] = []
-    public var playlists: [M3UPlaylist] = []
+    public var playlists: [LibraryPlaylist] = []
     /// `path: reason` for each file that looked like audio but could not be read, and for
     /// each name or link the scan had to pass over. Ready to show (see `FilePath.displayed`).
     public var skipped: [String] = []

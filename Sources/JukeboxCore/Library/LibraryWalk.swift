@@ -180,7 +180,7 @@ struct LibraryWalk {
         guard listedFiles.insert(id).inserted else { return }  // already in, by another path
         switch outcome {
         case .playlist:
-            do { result.playlists.append(try M3UPlaylist.read(path)) } catch { report("\(error)") }
+            result.playlists.append(LibraryPlaylist(path: path))  // read when it is used
         case .track(let tags):
             guard !playlistsOnly else { break }
             if let at = previousPaths.position(of: path, in: previousTracks), previousTracks[at].tags == tags {

@@ -28,9 +28,13 @@ public struct M3UPlaylist: Sendable, Equatable {
             if line.firstRange(of: "://") != nil { return }  // other schemes are not played
             entries.append(exactEntry(raw, folder: folder) ?? (line.hasPrefix("/") ? line : "\(folder)/\(line)"))
         }
+        return M3UPlaylist(name: name(ofFile: path), path: path, entries: entries)
+    }
+
+    /// A playlist's name: its file name without the extension.
+    static func name(ofFile path: String) -> String {
         let file = path.split(separator: "/").last.map(String.init) ?? path
-        let name = file.lastIndex(of: ".").map { String(file[..<$0]) } ?? file
-        return M3UPlaylist(name: name, path: path, entries: entries)
+        return file.lastIndex(of: ".").map { String(file[..<$0]) } ?? file
     }
 
     /// The entries of a playlist fetched from `url` (a radio station's .m3u or .pls): its

@@ -204,11 +204,16 @@ final class LibraryService: Service, @unchecked Sendable {
             logger.info("playlist: \(library.playlist)")
         } else if !library.playlist.isEmpty {
             if let chosen = scan.playlists.first(where: { $0.name == library.playlist }) {
-                let playable = Set(queue.map(LibraryScanner.canonical))
-                // Its URLs play as they are; its files only if the library has them.
-                queue = chosen.entries.filter { NetworkPlayback.isURL($0) || playable.contains(LibraryScanner.canonical($0)) }
-                let missing = chosen.entries.count - queue.count
-                logger.info("playlist \(chosen.name): \(queue.count) tracks\(missing > 0 ? ", \(missing) not found or not playable" : "")")
+                do {
+                    let entries = try M3UPlaylist.read(chosen.path).entries
+                    let playable = Set(queue.map(LibraryScanner.canonical))
+                    // Its URLs play as they are; its files only if the library has them.
+                    queue = entries.filter { NetworkPlayback.isURL($0) || playable.contains(LibraryScanner.canonical($0)) }
+                    let missing = entries.count - queue.count
+                    logger.info("playlist \(chosen.name): \(queue.count) tracks\(missing > 0 ? ", \(missing) not found or not playable" : "")")
+                } catch {
+                    logger.warning("playlist \"\(library.playlist)\": \(error); playing the whole library")
+                }
             } else {
                 logger.warning("playlist \"\(library.playlist)\" not found; playing the whole library")
             }
