@@ -122,21 +122,19 @@ public enum LibraryScanner {
 
     /// Folder, then disc and track number, then file name with numbers compared as numbers.
     public static func sorted(_ tracks: [LibraryTrack]) -> [LibraryTrack] {
-        // Each path split once, not in every comparison.
-        let keys = tracks.map { split($0.path) }
+        // Each path's last slash found once, not in every comparison; the folder and the
+        // name are compared in place (a copy of each would be megabytes for a large library).
+        let slashes = tracks.map { $0.path.lastIndex(of: "/") }
+        func folder(_ i: Int) -> Substring { slashes[i].map { tracks[i].path[..<$0] } ?? "" }
+        func name(_ i: Int) -> Substring { slashes[i].map { tracks[i].path[tracks[i].path.index(after: $0)...] } ?? tracks[i].path[...] }
         let order = tracks.indices.sorted { i, j in
             let (a, b) = (tracks[i], tracks[j])
-            let folder = NaturalOrder.compare(keys[i].0, keys[j].0)
+            let folder = NaturalOrder.compare(folder(i), folder(j))
             if folder != 0 { return folder < 0 }
             if (a.discNumber ?? 1) != (b.discNumber ?? 1) { return (a.discNumber ?? 1) < (b.discNumber ?? 1) }
             if a.trackNumber != b.trackNumber, let x = a.trackNumber, let y = b.trackNumber { return x < y }
-            return NaturalOrder.less(keys[i].1, keys[j].1)
+            return NaturalOrder.compare(name(i), name(j)) < 0
         }
         return order.map { tracks[$0] }
-    }
-
-    private static func split(_ path: String) -> (String, String) {
-        guard let slash = path.lastIndex(of: "/") else { return ("", path) }
-        return (String(path[..<slash]), String(path[path.index(after: slash)...]))
     }
 }

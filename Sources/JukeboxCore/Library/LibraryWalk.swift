@@ -113,8 +113,10 @@ struct LibraryWalk {
         for entry in known?.entries ?? [] {
             if case .file(let id, let identity, let outcome) = entry.kind { knownFiles[entry.name] = (id, identity, outcome) }
         }
+        let names = try names(in: folder)
         var entries: [FolderEntry] = []
-        for name in try names(in: folder) {
+        entries.reserveCapacity(names.count)  // kept with the index: no room to spare
+        for name in names {
             let path = folder + "/" + name
             if name.contains("\n" as Character) {
                 problem(path, "the name holds a newline, which no client could be sent; rename it to play it")

@@ -4,7 +4,11 @@ public enum NaturalOrder {
 
     /// Sorting a library calls this a hundred thousand times: ASCII, nearly all of a
     /// library's names, is compared by value; other scalars by their lowercase mapping.
-    public static func compare(_ a: String, _ b: String) -> Int {
+    public static func compare(_ a: String, _ b: String) -> Int { compare(a[...], b[...]) }
+
+    /// Parts of strings compared in place: sorting a library's paths by folder and name
+    /// makes no copy of either.
+    static func compare(_ a: Substring, _ b: Substring) -> Int {
         var i = a.unicodeScalars.makeIterator(), j = b.unicodeScalars.makeIterator()
         var x = i.next(), y = j.next()
         while let cx = x, let cy = y {
@@ -35,7 +39,7 @@ public enum NaturalOrder {
         var value: UInt64 = 0
         var text: String?
 
-        init(_ scalar: inout Unicode.Scalar?, _ rest: inout String.UnicodeScalarView.Iterator) {
+        init(_ scalar: inout Unicode.Scalar?, _ rest: inout Substring.UnicodeScalarView.Iterator) {
             var digits = ""
             while let c = scalar, c.isASCIIDigit {
                 if length > 0 || c != "0" {
