@@ -88,17 +88,7 @@ final class IcecastServer: @unchecked Sendable {
         process.waitUntilExit()
     }
 
-    private var answers: Bool {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        return withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
-        }
-    }
+    private var answers: Bool { WebServer.answers(port) }
 }
 
 /// A station's encoder, as ezstream or butt feed Icecast: the source protocol is an HTTP

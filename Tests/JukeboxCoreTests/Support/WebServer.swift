@@ -112,7 +112,8 @@ final class WebServer: @unchecked Sendable {
         return probe?.status == 0
     }
 
-    private static func answers(_ port: Int) -> Bool {
+    /// Whether something on this machine accepts connections on `port`.
+    static func answers(_ port: Int) -> Bool {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(fd) }
         var address = sockaddr_in()
