@@ -25,9 +25,10 @@ import Testing
     static let giantPictureBytes = 250 * 1024 * 1024
 
     /// An MP3 whose ID3v2.3 tag holds a title, a 250 MiB picture (a hole on disk, so it
-    /// costs no space) and a small cover after it.
-    func sparseGiantTagMP3() throws -> String {
-        let path = fx.path("giant-tag.mp3")
+    /// costs no space) and a small cover after it. Each test names its own copy: tests run
+    /// in parallel, and one rewriting the file would cut it short under another's reader.
+    func sparseGiantTagMP3(named name: String) throws -> String {
+        let path = fx.path(name)
         var titleTag = ID3Builder(version: 3)
         titleTag.text("TIT2", "Sparse Giant", .latin1)
         let titleFrame = Array(titleTag.build().dropFirst(10))
@@ -52,7 +53,7 @@ import Testing
     }
 
     @Test func aGiantFrameIsSkippedUnread() throws {
-        let path = try sparseGiantTagMP3()
+        let path = try sparseGiantTagMP3(named: "giant-tag-read.mp3")
         let source = CountingTagBytes(try FileReader(path: path))
         let m = try MP3Tags.metadata(in: source, mpegFrameSeconds: 0.026)
         #expect(m.title == "Sparse Giant")
@@ -70,7 +71,7 @@ import Testing
     }
 
     @Test func probeOfAGiantTagStaysSmall() throws {
-        let path = try sparseGiantTagMP3()
+        let path = try sparseGiantTagMP3(named: "giant-tag-probe.mp3")
         let out = try Tools.run("timeout", ["60", Tools.jukebox, "probe", "--json", path], check: false)
         #expect(out.status == 0, "exit \(out.status): \(out.stderr)")
         let report = try #require((try JSONSerialization.jsonObject(with: out.stdout) as? [[String: Any]])?.first)
