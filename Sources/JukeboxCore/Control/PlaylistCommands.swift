@@ -28,23 +28,34 @@ extension ControlSession {
                 try arguments(0...0)
                 return .text(playlists.list().map(Self.listed).joined())
             case "listplaylist", "listplaylistinfo":
-                // Read on the file thread: a playlist of 89,000 lines must not hold up the others.
+                // Counted on the file thread (a playlist of 89,000 lines must not hold up the
+                // others), then listed as the client reads: never whole in memory.
                 try arguments(1...2)
-                return afterReading(try storedTracks(args[0])) { [unowned self] all in
-                    let tracks = args.count == 2 ? all[try Self.range(args[1], within: all.count)] : all[...]
+                let file = try storedFile(args[0])
+                return afterReading({
+                    try Self.acked { () throws(StoredPlaylists.Failure) in
+                        let path = try file()
+                        return StoredPlaylistFile(path: path, count: try StoredPlaylists.count(of: path))
+                    }
+                }, then: { [unowned self] found in
+                    let range = args.count == 2 ? try Self.range(args[1], within: found.count) : 0..<found.count
+                    var tracks = try Self.acked { () throws(StoredPlaylists.Failure) in try StoredPlaylists.tracks(of: found.path) }
+                    for _ in 0..<range.lowerBound { _ = try? tracks.next() }
                     let known = catalog.snapshot
-                    return .stream(ReplyStream.items(tracks.count) { [unowned self] k, out in
-                        let path = tracks[tracks.startIndex + k]
+                    return .stream(ReplyStream.items(range.count) { [unowned self] _, out in
+                        // A file cut short since it was counted ends the listing there.
+                        guard let path = try? tracks.next() else { return }
                         if name == "listplaylist" {
                             out.append(contentsOf: "file: \(MPDProtocol.value(library.uri(path)))\n".utf8)
                         } else {
                             appendSong(to: &out, path: path, spot: nil, tags: known.tags(of: path))
                         }
                     })
-                }
+                })
             case "load":
                 try arguments(1...3)
-                return afterReading(try storedTracks(args[0])) { [unowned self] all in
+                let file = try storedFile(args[0])
+                return afterReading({ try Self.acked { () throws(StoredPlaylists.Failure) in try StoredPlaylists.entries(of: file()) } }) { [unowned self] all in
                     let tracks = args.count >= 2 ? all[try Self.range(args[1], within: all.count)] : all[...]
                     let known = catalog.snapshot
                     let playable = tracks.filter { known.positions[$0] != nil }
@@ -126,25 +137,25 @@ extension ControlSession {
         })
     }
 
-    /// How to read a stored playlist's tracks by name, or a playlist of the library by its
+    /// How to find a stored playlist's file by name, or a playlist of the library by its
     /// file name relative to the music folder (`Abba/best.m3u`, as `lsinfo` lists it):
-    /// the name is checked here, the file read by the caller's thread.
-    private func storedTracks(_ name: String) throws -> @Sendable () throws -> [String] {
-        let read: @Sendable () throws -> [String]
+    /// the name is checked here, the folder looked in by the caller's thread.
+    private func storedFile(_ name: String) throws -> @Sendable () throws(StoredPlaylists.Failure) -> String {
         if name.contains("/" as Character) {
             guard let found = catalog.snapshot.playlists.first(where: { library.uri($0.path) == name }) else { throw StoredPlaylists.Failure.notFound }
             let path = found.path
-            read = { try StoredPlaylists.entries(of: path) }
-        } else {
-            let playlists = self.playlists
-            read = { try playlists.read(name) }
+            return { path }
         }
-        return {
-            do {
-                return try read()
-            } catch let failure as StoredPlaylists.Failure {
-                throw Self.ack(failure)
-            }
+        let playlists = self.playlists
+        return { () throws(StoredPlaylists.Failure) in try playlists.file(name) }
+    }
+
+    /// `body`'s result, its failure made the client's ACK.
+    private static func acked<T>(_ body: () throws(StoredPlaylists.Failure) -> T) throws(MPDProtocol.Ack) -> T {
+        do {
+            return try body()
+        } catch {
+            throw ack(error)
         }
     }
 
@@ -161,4 +172,10 @@ extension ControlSession {
         }
         return MPDProtocol.Ack(code: code, message: failure.description)
     }
+}
+
+/// A stored playlist's file and how many tracks it names.
+struct StoredPlaylistFile: Sendable {
+    let path: String
+    let count: Int
 }

@@ -17,18 +17,36 @@ public struct M3UPlaylist: Sendable, Equatable {
     static let sizeLimit = 4 << 20
 
     public static func read(_ path: String) throws -> M3UPlaylist {
-        var lines = try FileLines(path: path, maximumLength: 64 << 10)
+        var reading = try entries(of: path)
+        var entries: [String] = []
+        while let entry = try reading.next() { entries.append(entry) }
+        return M3UPlaylist(name: name(ofFile: path), path: path, entries: entries)
+    }
+
+    /// The entries of the playlist file at `path`, read as they are asked for: a long
+    /// playlist is listed to a client without ever being whole in memory.
+    static func entries(of path: String) throws -> FileEntries {
+        let lines = try FileLines(path: path, maximumLength: 64 << 10)
         guard lines.size <= Int64(sizeLimit) else {
             throw MediaError.unsupported(path, "file is \(lines.size) bytes, larger than the \(sizeLimit)-byte limit")
         }
-        let folder = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
-        var entries: [String] = []
-        try forEachEntry(&lines) { raw, line in
-            if NetworkPlayback.isURL(line) { return entries.append(line) }  // a track on a web server, downloaded when it plays
-            if line.firstRange(of: "://") != nil { return }  // other schemes are not played
-            entries.append(exactEntry(raw, folder: folder) ?? (line.hasPrefix("/") ? line : "\(folder)/\(line)"))
+        return FileEntries(lines: EntryLines(lines), folder: path.lastIndex(of: "/").map { String(path[..<$0]) } ?? ".")
+    }
+
+    /// A playlist file's entries one at a time, as paths (relative ones made absolute) or
+    /// http(s) URLs; other schemes are passed over.
+    struct FileEntries {
+        var lines: EntryLines<FileLines>
+        let folder: String
+
+        mutating func next() throws -> String? {
+            while let (raw, line) = try lines.next() {
+                if NetworkPlayback.isURL(line) { return line }  // a track on a web server, downloaded when it plays
+                if line.firstRange(of: "://") != nil { continue }  // other schemes are not played
+                return exactEntry(raw, folder: folder) ?? (line.hasPrefix("/") ? line : "\(folder)/\(line)")
+            }
+            return nil
         }
-        return M3UPlaylist(name: name(ofFile: path), path: path, entries: entries)
     }
 
     /// A playlist's name: its file name without the extension.
@@ -41,11 +59,11 @@ public struct M3UPlaylist: Sendable, Equatable {
     /// URLs, and its relative lines made into URLs beside it.
     public static func entries(fetched bytes: ArraySlice<UInt8>, from url: String) -> [String] {
         let folder = url.lastIndex(of: "/").map { String(url[..<$0]) } ?? url
-        var lines = ByteLines(bytes: bytes)
+        var lines = EntryLines(ByteLines(bytes: bytes))
         var entries: [String] = []
-        forEachEntry(&lines) { _, line in
-            if NetworkPlayback.isURL(line) { return entries.append(line) }
-            if line.firstRange(of: "://") != nil || line.hasPrefix("/") { return }
+        while let (_, line) = lines.next() {
+            if NetworkPlayback.isURL(line) { entries.append(line); continue }
+            if line.firstRange(of: "://") != nil || line.hasPrefix("/") { continue }
             entries.append("\(folder)/\(line)")
         }
         return entries
@@ -58,45 +76,75 @@ public struct M3UPlaylist: Sendable, Equatable {
     }
 
     /// Each entry line in order, raw and as text, without comments: an M3U's non-`#`
-    /// lines as they are read, or a PLS's `FileN=` values in the order of N.
-    private static func forEachEntry<Lines: LineSource>(_ lines: inout Lines, _ body: (ArraySlice<UInt8>, String) -> Void) throws(Lines.Failure) {
-        var kind: Bool?  // PLS or not, from the first line that is not blank
-        var first = true
-        var files: [(number: Int, raw: ArraySlice<UInt8>, text: String)] = []
-        while let line = try lines.next() {
-            for var raw in line.split(separator: UInt8(ascii: "\r")) {
+    /// lines as they are read, or a PLS's `FileN=` values in the order of N (a PLS is
+    /// read whole at its first line to order them; its file is under `sizeLimit`).
+    struct EntryLines<Lines: LineSource> {
+        private var lines: Lines
+        private var isPLS: Bool?  // from the first line that is not blank
+        private var first = true
+        /// The parts of the line being read, split at `\r`, not yet given.
+        private var parts: [ArraySlice<UInt8>] = []
+        private var files: [(number: Int, raw: ArraySlice<UInt8>, text: String)] = []
+
+        init(_ lines: Lines) { self.lines = lines }
+
+        mutating func next() throws(Lines.Failure) -> (raw: ArraySlice<UInt8>, text: String)? {
+            while true {
+                if isPLS == true {
+                    guard !files.isEmpty else { return nil }
+                    let file = files.removeFirst()
+                    return (file.raw, file.text)
+                }
+                if parts.isEmpty {
+                    guard let line = try lines.next() else { return nil }
+                    parts = line.split(separator: UInt8(ascii: "\r")).reversed()
+                    continue
+                }
+                var raw = parts.removeLast()
                 if first { raw = withoutBOM(raw) }
                 first = false
                 let text = entry(raw).trimmingSpaces
                 guard !text.isEmpty else { continue }
-                let isPLS = kind ?? (text.lowercased() == "[playlist]")
-                kind = isPLS
-                guard isPLS else {
-                    if !text.hasPrefix("#") { body(raw, text) }
+                if isPLS == nil, text.lowercased() == "[playlist]" {
+                    isPLS = true
+                    try readPLS()
                     continue
                 }
-                guard let equals = raw.firstIndex(of: UInt8(ascii: "=")) else { continue }
-                let key = entry(raw[..<equals]).trimmingSpaces.lowercased()
-                guard key.hasPrefix("file"), let number = Int(key.dropFirst(4)) else { continue }
-                let value = raw[(equals + 1)...]
-                let valueText = entry(value).trimmingSpaces
-                if !valueText.isEmpty { files.append((number, value, valueText)) }
+                isPLS = false
+                if !text.hasPrefix("#") { return (raw, text) }
             }
         }
-        for file in files.sorted(by: { $0.number < $1.number }) { body(file.raw, file.text) }
+
+        /// The `FileN=` values of the rest of a PLS, in the order of N.
+        private mutating func readPLS() throws(Lines.Failure) {
+            while true {
+                for raw in parts.reversed() {
+                    guard let equals = raw.firstIndex(of: UInt8(ascii: "=")) else { continue }
+                    let key = entry(raw[..<equals]).trimmingSpaces.lowercased()
+                    guard key.hasPrefix("file"), let number = Int(key.dropFirst(4)) else { continue }
+                    let value = raw[(equals + 1)...]
+                    let valueText = entry(value).trimmingSpaces
+                    if !valueText.isEmpty { files.append((number, value, valueText)) }
+                }
+                guard let line = try lines.next() else { break }
+                parts = line.split(separator: UInt8(ascii: "\r")).reversed()
+            }
+            parts = []
+            files.sort { $0.number < $1.number }
+        }
     }
 
-    private static func withoutBOM(_ bytes: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
+    fileprivate static func withoutBOM(_ bytes: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
         bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? bytes.dropFirst(3) : bytes
     }
 
     /// The line as text: UTF-8, or Latin-1 when it is not UTF-8.
-    private static func entry(_ line: ArraySlice<UInt8>) -> String {
+    fileprivate static func entry(_ line: ArraySlice<UInt8>) -> String {
         String(validating: line, as: UTF8.self) ?? String(String.UnicodeScalarView(line.map { Unicode.Scalar($0) }))
     }
 
     /// For a line that is not UTF-8: the path with the line's exact bytes, when such a file exists.
-    private static func exactEntry(_ line: ArraySlice<UInt8>, folder: String) -> String? {
+    fileprivate static func exactEntry(_ line: ArraySlice<UInt8>, folder: String) -> String? {
         guard String(validating: line, as: UTF8.self) == nil else { return nil }
         let name = FilePath.decode(line).trimmingSpaces
         let path = name.hasPrefix("/") ? name : "\(folder)/\(name)"

@@ -69,16 +69,51 @@ public struct StoredPlaylists: Sendable {
 
     /// The tracks of playlist `name`, as absolute paths with `.` and `..` resolved.
     public func read(_ name: String) throws(Failure) -> [String] {
+        try Self.entries(of: file(name))
+    }
+
+    /// The file of playlist `name`.
+    public func file(_ name: String) throws(Failure) -> String {
         guard let path = try existing(name) else { throw .notFound }
-        return try Self.entries(of: path)
+        return path
     }
 
     /// The tracks of the playlist file at `path`.
     public static func entries(of path: String) throws(Failure) -> [String] {
+        var tracks = try Self.tracks(of: path)
+        var entries: [String] = []
+        while let track = try tracks.next() { entries.append(track) }
+        return entries
+    }
+
+    /// How many tracks the playlist file at `path` names, read through without keeping them.
+    public static func count(of path: String) throws(Failure) -> Int {
+        var tracks = try Self.tracks(of: path)
+        var count = 0
+        while try tracks.next() != nil { count += 1 }
+        return count
+    }
+
+    /// The tracks of the playlist file at `path` one at a time, as absolute paths with `.`
+    /// and `..` resolved: a long playlist is never whole in memory.
+    public static func tracks(of path: String) throws(Failure) -> Tracks {
         do {
-            return try M3UPlaylist.read(path).entries.map(LibraryScanner.canonical)
+            return Tracks(path: path, entries: try M3UPlaylist.entries(of: path))
         } catch {
             throw .unreadable(path: path, reason: "\(error)")
+        }
+    }
+
+    public struct Tracks {
+        let path: String
+        var entries: M3UPlaylist.FileEntries
+
+        public mutating func next() throws(Failure) -> String? {
+            do {
+                return try entries.next().map(LibraryScanner.canonical)
+            } catch {
+                throw .unreadable(path: path, reason: "\(error)")
+            }
         }
     }
 
