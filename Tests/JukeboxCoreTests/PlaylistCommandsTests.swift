@@ -119,6 +119,21 @@ import Testing
         #expect(box.announced.count == 8)
     }
 
+    /// A long playlist is read as it is listed, over many steps of the reply; a range far
+    /// into it is passed over a step at a time, and a range past its end is refused.
+    @Test func aLongPlaylistIsListedAsItIsRead() throws {
+        let box = try Box("long")
+        try FileManager.default.createDirectory(atPath: box.playlists, withIntermediateDirectories: true)
+        let lines = (0..<6000).map { "../Far/\($0).flac" }
+        try ("#EXTM3U\n" + lines.map { $0 + "\n" }.joined()).write(toFile: box.playlists + "/long.m3u", atomically: true, encoding: .utf8)
+        let whole = box.say("listplaylist long")
+        #expect(whole.hasSuffix("file: Far/5999.flac\nOK\n"))
+        #expect(whole.components(separatedBy: "\n").count == 6002)
+        #expect(box.say("listplaylist long 5000:5002") == "file: Far/5000.flac\nfile: Far/5001.flac\nOK\n")
+        #expect(box.say("listplaylist long 5999") == "file: Far/5999.flac\nOK\n")
+        #expect(box.say("listplaylist long 6000:6001") == "ACK [2@0] {listplaylist} Bad song index\n")
+    }
+
     @Test func aPlaylistInTheMusicIsReadByItsFileName() throws {
         let box = try Box("in-music")
         #expect(box.say("lsinfo Abba").contains("playlist: Abba/best.m3u\nLast-Modified: "))

@@ -28,29 +28,38 @@ extension ControlSession {
                 try arguments(0...0)
                 return .text(playlists.list().map(Self.listed).joined())
             case "listplaylist", "listplaylistinfo":
-                // Counted on the file thread (a playlist of 89,000 lines must not hold up the
-                // others), then listed as the client reads: never whole in memory.
+                // Found (and, for a range, counted) on the file thread: a playlist of 89,000
+                // lines must not hold up the others. Listed as the client reads: never whole
+                // in memory.
                 try arguments(1...2)
                 let file = try storedFile(args[0])
+                let ranged = args.count == 2
                 return afterReading({
                     try Self.acked { () throws(StoredPlaylists.Failure) in
                         let path = try file()
-                        return StoredPlaylistFile(path: path, count: try StoredPlaylists.count(of: path))
+                        return StoredPlaylistFile(path: path, count: ranged ? try StoredPlaylists.count(of: path) : nil)
                     }
                 }, then: { [unowned self] found in
-                    let range = args.count == 2 ? try Self.range(args[1], within: found.count) : 0..<found.count
+                    let range = try found.count.map { try Self.range(args[1], within: $0) } ?? 0..<Int.max
                     var tracks = try Self.acked { () throws(StoredPlaylists.Failure) in try StoredPlaylists.tracks(of: found.path) }
-                    for _ in 0..<range.lowerBound { _ = try? tracks.next() }
                     let known = catalog.snapshot
-                    return .stream(ReplyStream.items(range.count) { [unowned self] _, out in
-                        // A file cut short since it was counted ends the listing there.
-                        guard let path = try? tracks.next() else { return }
+                    var (skip, left) = (range.lowerBound, range.count)
+                    return .stream(ReplyStream.items(until: { [unowned self] out in
+                        // The file's end, a file cut short since it was counted, or a line too
+                        // long to be a path ends the listing there.
+                        guard left > 0, let path = try? tracks.next() else { return false }
+                        guard skip == 0 else {
+                            skip -= 1
+                            return true
+                        }
+                        left -= 1
                         if name == "listplaylist" {
                             out.append(contentsOf: "file: \(MPDProtocol.value(library.uri(path)))\n".utf8)
                         } else {
                             appendSong(to: &out, path: path, spot: nil, tags: known.tags(of: path))
                         }
-                    })
+                        return true
+                    }))
                 })
             case "load":
                 try arguments(1...3)
@@ -174,8 +183,8 @@ extension ControlSession {
     }
 }
 
-/// A stored playlist's file and how many tracks it names.
+/// A stored playlist's file and, when asked, how many tracks it names.
 struct StoredPlaylistFile: Sendable {
     let path: String
-    let count: Int
+    let count: Int?
 }

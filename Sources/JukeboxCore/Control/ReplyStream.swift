@@ -8,6 +8,9 @@ public final class ReplyStream: Equatable {
 
     /// About this much is made per step.
     static let chunkBytes = 64 << 10
+    /// At most this many items are made per step, so that one that appends nothing does
+    /// not hold the control thread.
+    static let stepItems = 2048
 
     private let step: (inout [UInt8]) throws -> Step
 
@@ -31,6 +34,22 @@ public final class ReplyStream: Equatable {
                 next += 1
             }
             return next < count ? .more : .done
+        }
+    }
+
+    /// Items appended by `item` until it says there are no more (it returns false, having
+    /// appended nothing), as many per step as fill a chunk: for a list not counted ahead.
+    /// An item may append nothing (one passed over); a step then ends after `stepItems`.
+    static func items(until item: @escaping (inout [UInt8]) -> Bool) -> ReplyStream {
+        var ended = false
+        return ReplyStream { out in
+            let start = out.count
+            var made = 0
+            while !ended, out.count - start < chunkBytes, made < stepItems {
+                ended = !item(&out)
+                made += 1
+            }
+            return ended ? .done : .more
         }
     }
 
