@@ -12,24 +12,7 @@ final class PlayerMachine {
     private let reenter: @Sendable (@escaping (PlayerMachine) -> Void) -> Void
     private var settings: Settings
 
-    private var tracks: [String] = []
-    /// Each queue entry's id, which stays with it while the queue changes around it
-    /// (MPD's `songid`), and the queue's version, which every change moves on.
-    private var ids: [Int] = []
-    private var lastId = 0
-    private var queueVersion = 1
-    /// The version at which the list of tracks last changed: a new title of the playing
-    /// stream moves `queueVersion` too (clients list it), but is nothing to save.
-    private var tracksVersion = 1
-    /// Moves on each time the playing track's tags change while it plays (a station's
-    /// name, a new title): idle clients hear `player` and `playlist`, as MPD's do.
-    private var tagChanges = 0
-    /// The version at which each entry last got its id or place (MPD's `plchanges`).
-    private var entryVersions: [Int] = []
-    /// The library's tracks as last given, and whether the queue is still that list: once
-    /// a client edits the queue it is the client's, and a rescan no longer replaces it.
-    private var libraryTracks: [String] = []
-    private var queueEdited = false
+    private var queue = QueueEntries()
     private var playQueue: PlayQueue<SystemRandom>
     private var state = PlayerState.stopped {
         didSet {
@@ -94,8 +77,6 @@ final class PlayerMachine {
     /// Set by `close`: no timer starts again.
     private var closed = false
     private var places: FolderPlaces
-    /// Names the track list, so a saved queue order is used only for the same tracks.
-    private var tracksFingerprint = QueueFingerprint(paths: [])
     /// The list holds only a track started ahead of the real list (a resume before the
     /// library is loaded): what follows it is not known yet, so nothing is opened ahead,
     /// and an end that comes first waits for the list (`endedBeforeList`).
@@ -117,22 +98,10 @@ final class PlayerMachine {
     // MARK: What the player asks of it (see `Player` for each)
 
     func setTracks(_ paths: [String], provisional: Bool) {
-        if !provisional { libraryTracks = paths }
+        let currentPath = playQueue.current.map { queue.tracks[$0] }
         // A queue a client made stays; the library's new list waits for an empty queue.
-        guard !queueEdited else { return }
-        let currentPath = playQueue.current.map { tracks[$0] }
-        if paths != tracks {
-            let kept = idsKept(for: paths)
-            queueVersion += 1
-            tracksVersion = queueVersion
-            consecutiveFailures = 0
-            entryVersions = kept.indices.map { i in
-                i < ids.count && ids[i] == kept[i] ? entryVersions[i] : queueVersion
-            }
-            ids = kept
-        }
-        tracks = paths
-        tracksFingerprint = QueueFingerprint(paths: paths)
+        guard let changed = queue.offerLibrary(paths, provisional: provisional) else { return }
+        if changed { consecutiveFailures = 0 }
         let kept = currentPath.flatMap { paths.firstIndex(of: $0) }
         playQueue.reset(count: paths.count, current: kept)
         if let kept, let token = currentToken { tokens[token] = kept }
@@ -168,12 +137,11 @@ final class PlayerMachine {
     }
 
     var saving: (memory: PlaybackMemory, clientQueue: ClientQueue?) {
-        (makeMemory(), queueEdited && !tracks.isEmpty ? ClientQueue(version: tracksVersion, tracks: tracks) : nil)
+        (makeMemory(), queue.clientQueue)
     }
 
     func restoreClientQueue(_ paths: [String]) {
-        queueEdited = true
-        replaceQueue(ids: freshIds(paths.count), paths: paths, moved: ids.map { _ in nil })
+        queueChanged(queue.replaceAll(paths, edited: true))
     }
 
     func restore(_ memory: PlaybackMemory, play: Bool) {
@@ -181,9 +149,9 @@ final class PlayerMachine {
         settings.mode = memory.mode
         playQueue.setOptions(memory.options ?? PlayOptions(mode: memory.mode))
         places.restore(memory.places)
-        if memory.queueFingerprint == tracksFingerprint { playQueue.restore(memory.queue) }
+        if memory.queueFingerprint == queue.fingerprint { playQueue.restore(memory.queue) }
         let position = memory.path.flatMap { path in
-            playQueue.current.flatMap { tracks[safe: $0] == path ? $0 : nil } ?? tracks.firstIndex(of: path)
+            playQueue.current.flatMap { queue.tracks[safe: $0] == path ? $0 : nil } ?? queue.tracks.firstIndex(of: path)
         }
         if let position {
             if playQueue.current != position { playQueue.retarget(to: position) }
@@ -197,7 +165,7 @@ final class PlayerMachine {
     }
 
     func restoreQueueMemory(_ memory: PlaybackMemory) {
-        guard memory.queueFingerprint == tracksFingerprint else { return }
+        guard memory.queueFingerprint == queue.fingerprint else { return }
         let playing = playQueue.current
         playQueue.restore(memory.queue)
         if let playing, playQueue.current != playing { playQueue.retarget(to: playing) }
@@ -209,33 +177,16 @@ final class PlayerMachine {
         Double(playedBefore + (playingSince.map { MonotonicClock.now() - $0 } ?? 0)) / 1e9
     }
 
-    var library: [String] { libraryTracks }
+    var library: [String] { queue.library }
 
     func editQueue<T, Failure: Error>(_ edit: (inout QueueDraft) throws(Failure) -> T) throws(Failure) -> T {
-        var draft = QueueDraft(entries: zip(ids, tracks).map { QueueEntry(id: $0, path: $1) },
-                               current: playQueue.current, lastId: lastId)
+        var draft = queue.draft(current: playQueue.current)
         let result = try edit(&draft)
-        apply(draft)
+        if let moved = queue.apply(draft) { queueChanged(moved) }
         return result
     }
 
-    var listing: QueueListing { QueueListing(version: queueVersion, tracksVersion: tracksVersion, ids: ids, paths: tracks, changedAt: entryVersions) }
-
-    /// Ids for a new track list: an entry whose file was already queued keeps that
-    /// entry's id (the first unclaimed one, for a file queued twice); others get new ones.
-    private func idsKept(for paths: [String]) -> [Int] {
-        var old: [String: [Int]] = [:]
-        for (path, id) in zip(tracks, ids) { old[path, default: []].append(id) }
-        return paths.map { path in
-            if var known = old[path], !known.isEmpty {
-                let id = known.removeFirst()
-                old[path] = known
-                return id
-            }
-            lastId += 1
-            return lastId
-        }
-    }
+    var listing: QueueListing { queue.listing }
 
     func observe(_ handler: @escaping @Sendable (PlayerEvent) -> Void) -> Int {
         nextObserver += 1
@@ -265,7 +216,7 @@ final class PlayerMachine {
             case .playing, .loading: break
             case .stopped, .error:
                 // A button on a queue a client emptied plays the library again.
-                if tracks.isEmpty, queueEdited, !libraryTracks.isEmpty { returnToLibrary() }
+                if queue.isEmpty, queue.edited, !queue.library.isEmpty { returnToLibrary() }
                 start(position: playQueue.current ?? playQueue.next() ?? 0)
             }
         case .playPosition(let position):
@@ -359,12 +310,12 @@ final class PlayerMachine {
                        backwards: Bool = false) {
         endedBeforeList = false
         movingBack = backwards
-        guard position >= 0, position < tracks.count else { return stopAtEnd() }
+        guard position >= 0, position < queue.tracks.count else { return stopAtEnd() }
         var position = position, frame = frame
         let leaving = currentPath
         if let leaving, !ended { places.left(leaving, at: heardFrame) }
-        if !exactly, frame == 0, let place = places.place(enteringAt: tracks[position], from: leaving),
-           let remembered = tracks.firstIndex(of: place.path) {
+        if !exactly, frame == 0, let place = places.place(enteringAt: queue.tracks[position], from: leaving),
+           let remembered = queue.tracks.firstIndex(of: place.path) {
             if remembered != position { playQueue.retarget(to: remembered) }
             position = remembered
             frame = place.frame
@@ -381,7 +332,7 @@ final class PlayerMachine {
         var following: TrackRef?
         if case .track(let next) = nextToName() { following = next }
         engineHasNext = following != nil
-        engine.play(TrackRef(token: token, path: tracks[position]), from: frame, paused: paused, next: following)
+        engine.play(TrackRef(token: token, path: queue.tracks[position]), from: frame, paused: paused, next: following)
         state = paused ? .paused : .loading
         startTicker()
     }
@@ -444,7 +395,7 @@ final class PlayerMachine {
         }
         // Into a folder that keeps its place: no gapless start at its top; the track's
         // end starts the remembered place instead.
-        guard let position, position < tracks.count, places.place(enteringAt: tracks[position], from: currentPath) == nil else {
+        guard let position, position < queue.tracks.count, places.place(enteringAt: queue.tracks[position], from: currentPath) == nil else {
             pendingNext = nil
             return .nothing
         }
@@ -453,7 +404,7 @@ final class PlayerMachine {
         nextToken += 1
         tokens[token] = position
         pendingNext = (token, position)
-        return .track(TrackRef(token: token, path: tracks[position]))
+        return .track(TrackRef(token: token, path: queue.tracks[position]))
     }
 
     /// Tells the engine what follows, unless it is "nothing" again: each telling wakes the
@@ -484,8 +435,8 @@ final class PlayerMachine {
     /// The current track played to its end: the next one per the mode, or the queue's end.
     private func trackEnded() {
         let finished = playQueue.current ?? 0
-        if let path = tracks[safe: finished] {
-            places.finished(path, nextPath: playQueue.peekAfterNaturalEnd().flatMap { tracks[safe: $0] })
+        if let path = queue.tracks[safe: finished] {
+            places.finished(path, nextPath: playQueue.peekAfterNaturalEnd().flatMap { queue.tracks[safe: $0] })
         }
         var position = playQueue.advanceAfterNaturalEnd()
         // What the decoder could not open and passed over is not tried again.
@@ -554,15 +505,15 @@ final class PlayerMachine {
                             playQueue.forgetPlayed(finished)
                             continue
                         }
-                        if finished < ids.count { finishedIds.append(ids[finished]) }
-                        if let path = tracks[safe: finished] { places.finished(path, nextPath: tracks[safe: decodedAhead[at].position]) }
+                        if finished < queue.ids.count { finishedIds.append(queue.ids[finished]) }
+                        if let path = queue.tracks[safe: finished] { places.finished(path, nextPath: queue.tracks[safe: decodedAhead[at].position]) }
                         _ = playQueue.advanceAfterNaturalEnd()
                         emit(.completed(position: finished, queueEnded: false))
                     }
                     decodedAhead.removeFirst(at + 1)
                     currentToken = token
                     scheduleNext()
-                    for id in finishedIds { if let position = ids.firstIndex(of: id) { consume(position) } }
+                    for id in finishedIds { if let position = queue.ids.firstIndex(of: id) { consume(position) } }
                 }
             }
             if state == .loading { state = .playing }
@@ -576,14 +527,14 @@ final class PlayerMachine {
         case .trackFailed(let token, let error):
             guard let position = tokens[token] else { break }
             lastError = "\(error)"
-            emit(.trackSkipped(path: tracks[safe: position] ?? "?", reason: "\(error)"))
+            emit(.trackSkipped(path: queue.tracks[safe: position] ?? "?", reason: "\(error)"))
             if let pending = pendingNext, pending.token == token {
                 // Passed over: the decoder goes on to the entry after it, without a gap
                 // (it waits a moment for that to be named), and the queue steps over it
                 // when the change is heard.
                 pendingNext = nil
                 decodedAhead.append(Ahead(token: token, position: position, passedOver: true))
-                if decodedAhead.count(where: \.passedOver) < tracks.count { scheduleNext() } else { tellEngineNext(nil) }
+                if decodedAhead.count(where: \.passedOver) < queue.tracks.count { scheduleNext() } else { tellEngineNext(nil) }
             } else if token == currentToken {
                 consecutiveFailures += 1
                 let failed = playQueue.current
@@ -595,7 +546,7 @@ final class PlayerMachine {
                 if target == nil { target = playQueue.next() }
                 // "previous" never walks back onto it again.
                 if let failed { playQueue.forgetPlayed(failed) }
-                guard consecutiveFailures < tracks.count, let target else {
+                guard consecutiveFailures < queue.tracks.count, let target else {
                     state = .error
                     currentToken = nil
                     break
@@ -634,14 +585,9 @@ final class PlayerMachine {
         notify()
     }
 
-    /// The playing entry's tags changed: its version moves with the queue's, so that
-    /// `plchanges` lists it again and idle clients hear `playlist` and `player`.
+    /// The playing entry's tags changed: `plchanges` lists it again.
     private func currentTagsChanged() {
-        tagChanges += 1
-        queueVersion += 1
-        if let position = currentToken.flatMap({ tokens[$0] }), position < entryVersions.count {
-            entryVersions[position] = queueVersion
-        }
+        queue.tagsChanged(at: currentToken.flatMap { tokens[$0] })
     }
 
     private func forgetOldTokens() {
@@ -652,49 +598,20 @@ final class PlayerMachine {
 
     // MARK: Queue edits
 
-    /// Applies an edited copy of the queue as one change.
-    private func apply(_ draft: QueueDraft) {
-        lastId = draft.lastId
-        let newIds = draft.entries.map(\.id)
-        guard newIds != ids || draft.entries.map(\.path) != tracks else { return }
-        queueEdited = true
-        var placed: [Int: Int] = [:]
-        for (at, id) in newIds.enumerated() { placed[id] = at }
-        replaceQueue(ids: newIds, paths: draft.entries.map(\.path), moved: ids.map { placed[$0] })
-    }
-
     /// The client's queue was emptied and a button asks to play: the library's tracks.
     private func returnToLibrary() {
-        queueEdited = false
-        replaceQueue(ids: freshIds(libraryTracks.count), paths: libraryTracks, moved: ids.map { _ in nil })
+        queueChanged(queue.replaceAll(queue.library, edited: false))
     }
 
-    private func freshIds(_ count: Int) -> [Int] {
-        defer { lastId += count }
-        return Array(lastId + 1 ..< lastId + 1 + count)
-    }
-
-    /// Puts a new list in place: `moved[old]` is each old entry's new position (nil:
-    /// gone). Tokens, the track decoded next and the queue's history follow their entries.
-    private func replaceQueue(ids newIds: [Int], paths: [String], moved: [Int?]) {
+    /// A new list is in place: `moved[old]` is each old entry's new position (nil: gone).
+    /// Tokens, the track decoded next and the queue's history follow their entries.
+    private func queueChanged(_ moved: [Int?]) {
         let oldCurrent = playQueue.current
         let wasPlaying = state == .playing || state == .loading
-        queueVersion += 1
-        tracksVersion = queueVersion
         // Failures in a row count against the list they happened in.
         consecutiveFailures = 0
-        var oldPlace: [Int: Int] = [:]
-        for (at, id) in ids.enumerated() { oldPlace[id] = at }
-        entryVersions = newIds.indices.map { at in
-            // An entry keeps its version only where it stayed put.
-            if let old = oldPlace[newIds[at]], old == at, moved[old] == at { return entryVersions[old] }
-            return queueVersion
-        }
-        ids = newIds
-        tracks = paths
-        tracksFingerprint = QueueFingerprint(paths: paths)
         tokens = tokens.compactMapValues { $0 < moved.count ? moved[$0] : nil }
-        playQueue.remap(count: paths.count, moved: moved)
+        playQueue.remap(count: queue.count, moved: moved)
         // An entry the decoder passed over and the client removed needs no stepping over.
         decodedAhead.removeAll { $0.passedOver && ($0.position >= moved.count || moved[$0.position] == nil) }
         // What the decoder has already gone on to plays as decoded: if any of it is gone
@@ -717,7 +634,7 @@ final class PlayerMachine {
         } else if let oldCurrent, currentToken != nil || state == .stopped {
             // The current entry went: the one now in its place takes over.
             let replacement = moved.prefix(oldCurrent).compactMap { $0 }.count
-            if replacement < paths.count {
+            if replacement < queue.count {
                 playQueue.retarget(to: replacement)
                 if wasPlaying { start(position: replacement) } else { stopAtEnd() }
             } else {
@@ -739,15 +656,8 @@ final class PlayerMachine {
 
     /// With consume on, the entry that finished leaves the queue.
     private func consume(_ position: Int) {
-        guard playQueue.options.consume, position < ids.count else { return }
-        var moved: [Int?] = Array(0..<ids.count)
-        moved[position] = nil
-        for at in (position + 1)..<max(position + 1, ids.count) { moved[at] = at - 1 }
-        var newIds = ids, newPaths = tracks
-        newIds.remove(at: position)
-        newPaths.remove(at: position)
-        queueEdited = true
-        replaceQueue(ids: newIds, paths: newPaths, moved: moved)
+        guard playQueue.options.consume, let moved = queue.consume(position) else { return }
+        queueChanged(moved)
     }
 
     // MARK: Status
@@ -761,7 +671,7 @@ final class PlayerMachine {
 
     private var duration: Double { currentInfo?.durationSeconds ?? 0 }
 
-    private var currentPath: String? { currentToken.flatMap { tokens[$0] }.flatMap { tracks[safe: $0] } }
+    private var currentPath: String? { currentToken.flatMap { tokens[$0] }.flatMap { queue.tracks[safe: $0] } }
 
     /// The frame of the current track being heard now (where it was cued, until the
     /// engine has it).
@@ -781,7 +691,7 @@ final class PlayerMachine {
         case .stopped, .error: .stopped
         }
         return PlaybackMemory(state: resting, path: path, frame: frame, volume: volume, mode: playQueue.mode,
-                              options: playQueue.options, queue: playQueue.memory, queueFingerprint: tracksFingerprint,
+                              options: playQueue.options, queue: playQueue.memory, queueFingerprint: queue.fingerprint,
                               places: places.saved)
     }
 
@@ -789,11 +699,11 @@ final class PlayerMachine {
     private func makeDigest(_ snapshot: EngineSnapshot) -> StatusDigest {
         var d = StatusDigest()
         d.state = state
-        d.selected = playQueue.current.map { QueueSpot(position: $0, id: ids[$0]) }
-        d.path = currentToken != nil ? playQueue.current.flatMap { tracks[safe: $0] }.map(StatusDigest.hash) : nil
+        d.selected = playQueue.current.map { QueueSpot(position: $0, id: queue.ids[$0]) }
+        d.path = currentToken != nil ? playQueue.current.flatMap { queue.tracks[safe: $0] }.map(StatusDigest.hash) : nil
         d.hasMetadata = currentToken.flatMap { opened[$0]?.metadata } != nil
-        d.queueVersion = queueVersion
-        d.tagChanges = tagChanges
+        d.queueVersion = queue.version
+        d.tagChanges = queue.tagChanges
         d.options = playQueue.options
         d.volume = volume
         d.route = StatusDigest.hash(snapshot.route)
@@ -805,14 +715,14 @@ final class PlayerMachine {
         let snapshot = snapshot ?? engine.snapshot
         var s = PlayerStatus.Fields()
         s.state = state
-        s.queueLength = tracks.count
+        s.queueLength = queue.count
         s.queuePosition = currentToken != nil ? playQueue.current : nil
-        s.selected = playQueue.current.map { QueueSpot(position: $0, id: ids[$0]) }
-        s.upcoming = playQueue.upcoming.map { QueueSpot(position: $0, id: ids[$0]) }
-        s.queueVersion = queueVersion
-        s.tagChanges = tagChanges
-        s.tracksVersion = tracksVersion
-        s.path = s.queuePosition.flatMap { tracks[safe: $0] }
+        s.selected = playQueue.current.map { QueueSpot(position: $0, id: queue.ids[$0]) }
+        s.upcoming = playQueue.upcoming.map { QueueSpot(position: $0, id: queue.ids[$0]) }
+        s.queueVersion = queue.version
+        s.tagChanges = queue.tagChanges
+        s.tracksVersion = queue.tracksVersion
+        s.path = s.queuePosition.flatMap { queue.tracks[safe: $0] }
         s.metadata = currentToken.flatMap { opened[$0]?.metadata }
         s.info = currentInfo
         s.elapsed = elapsed
