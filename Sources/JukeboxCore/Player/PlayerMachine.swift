@@ -27,29 +27,7 @@ final class PlayerMachine {
     private var playedBefore: UInt64 = 0
     private var volume: Int
     private var lastError: String?
-    private var nextToken = 1
-    /// Which queue position each token plays, and what the decode thread found in it.
-    private var tokens: [Int: Int] = [:]
-    private var opened: [Int: (info: StreamInfo, metadata: TrackMetadata)] = [:]
-    private var currentToken: Int?
-    /// The frame the current track was started at, until the engine reports hearing it.
-    private var cuedFrame: Int64 = 0
-    /// The track the engine will continue with, not yet decoded into.
-    private var pendingNext: (token: Int, position: Int)?
-    /// The engine holds a track to continue with (the last `setNext` named one).
-    private var engineHasNext = false
-    /// A track the decode thread has moved into, or (`passedOver`) could not open and
-    /// went past, before the listener got there.
-    private struct Ahead {
-        var token: Int
-        var position: Int
-        var passedOver = false
-    }
-    /// Tracks the decode thread has moved into but the listener has not reached yet.
-    private var decodedAhead: [Ahead] = []
-    /// The current track was started by "previous" and has not opened yet: if it cannot
-    /// be, the way on is further back.
-    private var movingBack = false
+    private var cursor = GaplessCursor()
     private var wasPlayingBeforeInterruption = false
     private var interrupted = false
     /// The device that went away, while waiting for one; and whether to resume then.
@@ -104,7 +82,7 @@ final class PlayerMachine {
         if changed { consecutiveFailures = 0 }
         let kept = currentPath.flatMap { paths.firstIndex(of: $0) }
         playQueue.reset(count: paths.count, current: kept)
-        if let kept, let token = currentToken { tokens[token] = kept }
+        if let kept { cursor.currentMoved(to: kept) }
         self.provisional = provisional
         if endedBeforeList, !provisional {
             endedBeforeList = false
@@ -238,10 +216,10 @@ final class PlayerMachine {
             if let path = currentPath { places.left(path, at: heardFrame) }
             stopScanning()
             engine.stop()
-            currentToken = nil
+            cursor.stop()
             state = .stopped
         case .next:
-            let left = currentToken != nil ? playQueue.current : nil
+            let left = cursor.current != nil ? playQueue.current : nil
             if let position = playQueue.next() {
                 start(position: position, paused: state == .paused)
             } else {
@@ -309,7 +287,7 @@ final class PlayerMachine {
     private func start(position: Int, fromFrame frame: Int64 = 0, paused: Bool = false, exactly: Bool = false, ended: Bool = false,
                        backwards: Bool = false) {
         endedBeforeList = false
-        movingBack = backwards
+        cursor.movingBack = backwards
         guard position >= 0, position < queue.tracks.count else { return stopAtEnd() }
         var position = position, frame = frame
         let leaving = currentPath
@@ -320,18 +298,12 @@ final class PlayerMachine {
             position = remembered
             frame = place.frame
         }
-        let token = nextToken
-        nextToken += 1
-        tokens[token] = position
-        currentToken = token
-        cuedFrame = frame
-        pendingNext = nil
-        decodedAhead.removeAll()
+        let token = cursor.start(at: position, frame: frame)
         // What follows goes with the start, in one step: told after it, it could come when
         // a short track (or any, on a busy CPU) was already decoded to its end, with a gap.
         var following: TrackRef?
         if case .track(let next) = nextToName() { following = next }
-        engineHasNext = following != nil
+        cursor.engineHolds(next: following != nil)
         engine.play(TrackRef(token: token, path: queue.tracks[position]), from: frame, paused: paused, next: following)
         state = paused ? .paused : .loading
         startTicker()
@@ -350,7 +322,7 @@ final class PlayerMachine {
 
     private func seek(to seconds: Double) {
         // A live stream (no length) has nowhere to seek to.
-        guard let info = currentInfo, info.totalFrames > 0 else { return }
+        guard let info = cursor.currentInfo, info.totalFrames > 0 else { return }
         engine.seek(toFrame: info.frame(atSeconds: min(seconds, info.durationSeconds)))
     }
 
@@ -362,7 +334,7 @@ final class PlayerMachine {
     private func stopAtEnd() {
         stopScanning()
         engine.stop()
-        currentToken = nil
+        cursor.stop()
         state = .stopped
     }
 
@@ -386,9 +358,9 @@ final class PlayerMachine {
     /// the one already named.
     private func nextToName() -> NextName {
         let position: Int?
-        if currentToken == nil || provisional {
+        if cursor.current == nil || provisional {
             position = nil
-        } else if let last = decodedAhead.last {
+        } else if let last = cursor.ahead.last {
             position = playQueue.peekAfterUpcoming(last.position)
         } else {
             position = playQueue.peekAfterNaturalEnd()
@@ -396,22 +368,17 @@ final class PlayerMachine {
         // Into a folder that keeps its place: no gapless start at its top; the track's
         // end starts the remembered place instead.
         guard let position, position < queue.tracks.count, places.place(enteringAt: queue.tracks[position], from: currentPath) == nil else {
-            pendingNext = nil
+            cursor.nameNothing()
             return .nothing
         }
-        if pendingNext?.position == position { return .unchanged }
-        let token = nextToken
-        nextToken += 1
-        tokens[token] = position
-        pendingNext = (token, position)
+        guard let token = cursor.name(position) else { return .unchanged }
         return .track(TrackRef(token: token, path: queue.tracks[position]))
     }
 
     /// Tells the engine what follows, unless it is "nothing" again: each telling wakes the
     /// audio threads, and a stopped box changing its options must not.
     private func tellEngineNext(_ track: TrackRef?) {
-        guard track != nil || engineHasNext else { return }
-        engineHasNext = track != nil
+        guard cursor.tell(hasNext: track != nil) else { return }
         engine.setNext(track)
     }
 
@@ -440,7 +407,7 @@ final class PlayerMachine {
         }
         var position = playQueue.advanceAfterNaturalEnd()
         // What the decoder could not open and passed over is not tried again.
-        for entry in decodedAhead where entry.passedOver {
+        for entry in cursor.ahead where entry.passedOver {
             guard let at = position, at == entry.position else { break }
             position = playQueue.advanceAfterNaturalEnd()
             playQueue.forgetPlayed(at)
@@ -450,7 +417,7 @@ final class PlayerMachine {
             start(position: position, ended: true)
         } else {
             emit(.completed(position: finished, queueEnded: true))
-            currentToken = nil
+            cursor.stop()
             state = .stopped
         }
         consume(finished)
@@ -461,63 +428,52 @@ final class PlayerMachine {
     func handle(_ event: EngineEvent) {
         switch event {
         case .trackOpened(let token, let info, let metadata):
-            opened[token] = (info, metadata)
+            cursor.opened(token, info: info, metadata: metadata)
             consecutiveFailures = 0
-            if token == currentToken { movingBack = false }  // a later failure is not a step back
         case .streamNews(let token, let news):
-            guard var entry = opened[token] else { break }
-            let before = entry.metadata
+            guard let before = cursor.metadata(of: token) else { break }
+            var metadata = before
             switch news {
-            case .station(let name): entry.metadata.stationName = name
+            case .station(let name): metadata.stationName = name
             case .title(let title):
                 // A new title names a new song: what a tag at the stream's start said
                 // (an ID3 artist, album, cover) was about another one.
                 var fresh = TrackMetadata()
                 fresh.stationName = before.stationName
                 fresh.title = title
-                entry.metadata = fresh
+                metadata = fresh
             case .problem: return  // the log's, not the status's
             }
-            guard entry.metadata != before else { return }
-            opened[token] = entry
-            if token == currentToken { currentTagsChanged() }
+            guard metadata != before else { return }
+            cursor.setMetadata(metadata, of: token)
+            if token == cursor.current { currentTagsChanged() }
         case .decoderAdvanced(let token):
-            guard let pending = pendingNext, pending.token == token else { break }
-            decodedAhead.append(Ahead(token: token, position: pending.position))
-            pendingNext = nil
+            guard cursor.decoderAdvanced(token) else { break }
             scheduleNext()
         case .trackStarted(let token):
-            guard token != currentToken || state == .loading else { break }
-            if token != currentToken {
-                if pendingNext?.token == token, let pending = pendingNext {
-                    // Heard before the decoder's note arrived: same thing.
-                    decodedAhead.append(Ahead(token: token, position: pending.position))
-                    pendingNext = nil
-                }
-                if let at = decodedAhead.firstIndex(where: { $0.token == token }) {
-                    // A gapless change: each track before this one completed by itself,
-                    // but those the decoder passed over, which were never heard.
-                    var finishedIds: [Int] = []
-                    for step in 0...at {
-                        let finished = playQueue.current ?? 0
-                        if step > 0, decodedAhead[step - 1].passedOver {
-                            _ = playQueue.advanceAfterNaturalEnd()
-                            playQueue.forgetPlayed(finished)
-                            continue
-                        }
-                        if finished < queue.ids.count { finishedIds.append(queue.ids[finished]) }
-                        if let path = queue.tracks[safe: finished] { places.finished(path, nextPath: queue.tracks[safe: decodedAhead[at].position]) }
+            guard token != cursor.current || state == .loading else { break }
+            if token != cursor.current, let reached = cursor.heard(token) {
+                // A gapless change: each track before this one completed by itself,
+                // but those the decoder passed over, which were never heard.
+                let heardPosition = reached[reached.count - 1].position
+                var finishedIds: [Int] = []
+                for step in reached.indices {
+                    let finished = playQueue.current ?? 0
+                    if step > 0, reached[step - 1].passedOver {
                         _ = playQueue.advanceAfterNaturalEnd()
-                        emit(.completed(position: finished, queueEnded: false))
+                        playQueue.forgetPlayed(finished)
+                        continue
                     }
-                    decodedAhead.removeFirst(at + 1)
-                    currentToken = token
-                    scheduleNext()
-                    for id in finishedIds { if let position = queue.ids.firstIndex(of: id) { consume(position) } }
+                    if finished < queue.ids.count { finishedIds.append(queue.ids[finished]) }
+                    if let path = queue.tracks[safe: finished] { places.finished(path, nextPath: queue.tracks[safe: heardPosition]) }
+                    _ = playQueue.advanceAfterNaturalEnd()
+                    emit(.completed(position: finished, queueEnded: false))
                 }
+                scheduleNext()
+                for id in finishedIds { if let position = queue.ids.firstIndex(of: id) { consume(position) } }
             }
             if state == .loading { state = .playing }
-            forgetOldTokens()
+            cursor.forgetOld()
         case .finished:
             if provisional {
                 endedBeforeList = true
@@ -525,30 +481,28 @@ final class PlayerMachine {
                 trackEnded()
             }
         case .trackFailed(let token, let error):
-            guard let position = tokens[token] else { break }
+            guard let position = cursor.positions[token] else { break }
             lastError = "\(error)"
             emit(.trackSkipped(path: queue.tracks[safe: position] ?? "?", reason: "\(error)"))
-            if let pending = pendingNext, pending.token == token {
+            if cursor.passedOver(token, at: position) {
                 // Passed over: the decoder goes on to the entry after it, without a gap
                 // (it waits a moment for that to be named), and the queue steps over it
                 // when the change is heard.
-                pendingNext = nil
-                decodedAhead.append(Ahead(token: token, position: position, passedOver: true))
-                if decodedAhead.count(where: \.passedOver) < queue.tracks.count { scheduleNext() } else { tellEngineNext(nil) }
-            } else if token == currentToken {
+                if cursor.ahead.count(where: \.passedOver) < queue.tracks.count { scheduleNext() } else { tellEngineNext(nil) }
+            } else if token == cursor.current {
                 consecutiveFailures += 1
                 let failed = playQueue.current
                 // On the way it was going: back past it after "previous" (forward from
                 // the first entry), forward otherwise.
                 var target: Int?
-                if movingBack, let back = playQueue.previous(), back != failed { target = back }
+                if cursor.movingBack, let back = playQueue.previous(), back != failed { target = back }
                 let backwards = target != nil
                 if target == nil { target = playQueue.next() }
                 // "previous" never walks back onto it again.
                 if let failed { playQueue.forgetPlayed(failed) }
                 guard consecutiveFailures < queue.tracks.count, let target else {
                     state = .error
-                    currentToken = nil
+                    cursor.stop()
                     break
                 }
                 start(position: target, paused: state == .paused, backwards: backwards)
@@ -587,13 +541,7 @@ final class PlayerMachine {
 
     /// The playing entry's tags changed: `plchanges` lists it again.
     private func currentTagsChanged() {
-        queue.tagsChanged(at: currentToken.flatMap { tokens[$0] })
-    }
-
-    private func forgetOldTokens() {
-        let keep = Set([currentToken, pendingNext?.token].compactMap { $0 } + decodedAhead.map(\.token))
-        tokens = tokens.filter { keep.contains($0.key) || $0.key > (currentToken ?? 0) }
-        opened = opened.filter { keep.contains($0.key) || $0.key > (currentToken ?? 0) }
+        queue.tagsChanged(at: cursor.currentPosition)
     }
 
     // MARK: Queue edits
@@ -610,28 +558,19 @@ final class PlayerMachine {
         let wasPlaying = state == .playing || state == .loading
         // Failures in a row count against the list they happened in.
         consecutiveFailures = 0
-        tokens = tokens.compactMapValues { $0 < moved.count ? moved[$0] : nil }
         playQueue.remap(count: queue.count, moved: moved)
-        // An entry the decoder passed over and the client removed needs no stepping over.
-        decodedAhead.removeAll { $0.passedOver && ($0.position >= moved.count || moved[$0.position] == nil) }
         // What the decoder has already gone on to plays as decoded: if any of it is gone
-        // or out of order, start the current track again where it is heard.
-        let ahead = decodedAhead.map { entry in
-            entry.position < moved.count ? moved[entry.position].map { Ahead(token: entry.token, position: $0, passedOver: entry.passedOver) } : nil
-        }
-        // The track named next is named again (or another) once the list is in place.
-        if pendingNext != nil {
-            pendingNext = nil
-            tellEngineNext(nil)
-        }
-        decodedAhead = ahead.compactMap { $0 }
-        if let current = playQueue.current, currentToken != nil {
-            if decodedAhead.count != ahead.count || !aheadFollows() {
+        // or out of order, start the current track again where it is heard. The track
+        // named next is named again (or another) once the list is in place.
+        let (aheadKept, wasNamed) = cursor.remap(moved)
+        if wasNamed { tellEngineNext(nil) }
+        if let current = playQueue.current, cursor.current != nil {
+            if !aheadKept || !aheadFollows() {
                 start(position: current, fromFrame: heardFrame, paused: !wasPlaying, exactly: true)
             } else {
                 scheduleNext()
             }
-        } else if let oldCurrent, currentToken != nil || state == .stopped {
+        } else if let oldCurrent, cursor.current != nil || state == .stopped {
             // The current entry went: the one now in its place takes over.
             let replacement = moved.prefix(oldCurrent).compactMap { $0 }.count
             if replacement < queue.count {
@@ -647,7 +586,7 @@ final class PlayerMachine {
     /// Whether the tracks the decoder went on to still follow the current one in play order.
     private func aheadFollows() -> Bool {
         var expected = playQueue.upcoming
-        for entry in decodedAhead {
+        for entry in cursor.ahead {
             guard entry.position == expected else { return false }
             expected = playQueue.peekAfterUpcoming(entry.position)
         }
@@ -662,23 +601,21 @@ final class PlayerMachine {
 
     // MARK: Status
 
-    private var currentInfo: StreamInfo? { currentToken.flatMap { opened[$0]?.info } }
-
     private var elapsed: Double {
-        guard let token = currentToken, let info = opened[token]?.info else { return 0 }
+        guard cursor.current != nil, let info = cursor.currentInfo else { return 0 }
         return Double(heardFrame) / Double(info.sampleRate)
     }
 
-    private var duration: Double { currentInfo?.durationSeconds ?? 0 }
+    private var duration: Double { cursor.currentInfo?.durationSeconds ?? 0 }
 
-    private var currentPath: String? { currentToken.flatMap { tokens[$0] }.flatMap { queue.tracks[safe: $0] } }
+    private var currentPath: String? { cursor.currentPosition.flatMap { queue.tracks[safe: $0] } }
 
     /// The frame of the current track being heard now (where it was cued, until the
     /// engine has it).
     private var heardFrame: Int64 {
         let snapshot = engine.snapshot
-        guard let token = currentToken else { return 0 }
-        return snapshot.token == token ? snapshot.frame : cuedFrame
+        guard let token = cursor.current else { return 0 }
+        return snapshot.token == token ? snapshot.frame : cursor.cuedFrame
     }
 
     func makeMemory() -> PlaybackMemory {
@@ -700,8 +637,8 @@ final class PlayerMachine {
         var d = StatusDigest()
         d.state = state
         d.selected = playQueue.current.map { QueueSpot(position: $0, id: queue.ids[$0]) }
-        d.path = currentToken != nil ? playQueue.current.flatMap { queue.tracks[safe: $0] }.map(StatusDigest.hash) : nil
-        d.hasMetadata = currentToken.flatMap { opened[$0]?.metadata } != nil
+        d.path = cursor.current != nil ? playQueue.current.flatMap { queue.tracks[safe: $0] }.map(StatusDigest.hash) : nil
+        d.hasMetadata = cursor.currentMetadata != nil
         d.queueVersion = queue.version
         d.tagChanges = queue.tagChanges
         d.options = playQueue.options
@@ -716,15 +653,15 @@ final class PlayerMachine {
         var s = PlayerStatus.Fields()
         s.state = state
         s.queueLength = queue.count
-        s.queuePosition = currentToken != nil ? playQueue.current : nil
+        s.queuePosition = cursor.current != nil ? playQueue.current : nil
         s.selected = playQueue.current.map { QueueSpot(position: $0, id: queue.ids[$0]) }
         s.upcoming = playQueue.upcoming.map { QueueSpot(position: $0, id: queue.ids[$0]) }
         s.queueVersion = queue.version
         s.tagChanges = queue.tagChanges
         s.tracksVersion = queue.tracksVersion
         s.path = s.queuePosition.flatMap { queue.tracks[safe: $0] }
-        s.metadata = currentToken.flatMap { opened[$0]?.metadata }
-        s.info = currentInfo
+        s.metadata = cursor.currentMetadata
+        s.info = cursor.currentInfo
         s.elapsed = elapsed
         s.duration = duration
         s.options = playQueue.options
@@ -732,8 +669,8 @@ final class PlayerMachine {
         s.route = snapshot.route
         s.mixer = snapshot.mixer
         // The network's state is the decoded track's: shown while that is the one heard.
-        if let stream = snapshot.stream, stream.token == currentToken, let path = s.path, NetworkPlayback.isURL(path) {
-            let rate = Double(currentInfo?.sampleRate ?? 0)
+        if let stream = snapshot.stream, stream.token == cursor.current, let path = s.path, NetworkPlayback.isURL(path) {
+            let rate = Double(cursor.currentInfo?.sampleRate ?? 0)
             s.bufferedSeconds = (rate > 0 ? Double(snapshot.queuedFrames) / rate : 0) + stream.secondsAhead
             s.buffering = state == .playing && stream.waiting && snapshot.queuedFrames == 0
         }
