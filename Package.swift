@@ -1,16 +1,6 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// Release builds put each function in a section of its own, and the link (gold, Swift's
-// linker on Linux) lays out the ones a change on the control socket runs side by side
-// (linker/hot-functions.txt, written by bench/hot-functions): after the box has slept,
-// the path then touches fewer pages of code. The order is a speed hint only; a name it
-// lacks goes anywhere.
-let functionSections: [SwiftSetting] = [.unsafeFlags(["-Xfrontend", "-function-sections"], .when(configuration: .release))]
-let hotFunctionsFirst: [LinkerSetting] = [
-    .unsafeFlags(["-Xlinker", "--section-ordering-file=\(Context.packageDirectory)/linker/hot-functions.txt"], .when(configuration: .release))
-]
-
 let package = Package(
     name: "Jukebox",
     platforms: [.macOS(.v13)],
@@ -57,17 +47,14 @@ let package = Package(
                 "CAlsa", "CGpiod", "CFlac", "CMpg123", "CSystemd", "CFreeType", "CPNG", "CDRM", "CCurl", "CJukeboxShim",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "TOMLKit", package: "TOMLKit"),
-            ],
-            swiftSettings: functionSections
+            ]
         ),
         .executableTarget(
             name: "Jukebox",
             dependencies: [
                 "JukeboxCore", "CJukeboxStart",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ],
-            swiftSettings: functionSections,
-            linkerSettings: hotFunctionsFirst
+            ]
         ),
         // Recording and analysis for the virtual-board scenarios (Tests/VirtualBoard).
         .executableTarget(

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The idle benchmarks' client (bench/idle-path, bench/hot-functions).
+"""The idle benchmarks' client (bench/idle-path).
 
     idle-flips.py SOCKET -1         wait until the library holds 10,000 songs, no update running
     idle-flips.py SOCKET N [watch]  N changes: one client waits in `idle options` while another
