@@ -20,7 +20,7 @@ import Testing
 
     @Test func aWrittenStateLoadsBackTheSame() throws {
         let file = try freshFile("roundtrip")
-        let state = SavedState(source: "library", identity: FileIdentity(size: 10, modified: 1_700_000_000_123_456_789), memory: memory())
+        let state = SavedState(source: .library, identity: FileIdentity(size: 10, modified: 1_700_000_000_123_456_789), memory: memory())
         try file.write(state)
         let loaded = file.load()
         #expect(loaded.state == state)
@@ -32,6 +32,52 @@ import Testing
         #expect(text.split(separator: "\n").last!.hasPrefix("# checksum "))
     }
 
+    @Test func theQueueSourceIsWrittenAsTheTextItAlwaysWas() throws {
+        #expect(QueueSource(configured: "") == .library)
+        #expect(QueueSource(configured: "Road trip") == .playlist("Road trip"))
+        #expect(QueueSource(configured: "http://radio.example/live.m3u") == .playlist("http://radio.example/live.m3u"))
+        #expect(QueueSource(text: "library") == .library)
+        #expect(QueueSource(text: "Road trip") == .playlist("Road trip"))
+        #expect(QueueSource.library.text == "library")
+        #expect(QueueSource.playlist("Road trip").text == "Road trip")
+        #expect("\(QueueSource.playlist("Road trip"))" == "Road trip")
+        for (source, line) in [(QueueSource.library, #"source = "library""#), (.playlist("Road trip"), #"source = "Road trip""#)] {
+            let text = String(decoding: try StateFile.encode(SavedState(source: source, identity: nil, memory: memory())), as: UTF8.self)
+            #expect(text.split(separator: "\n").contains { $0 == line }, "\(text)")
+        }
+    }
+
+    @Test func aStateFileWrittenBeforeTheSourceWasATypeStillLoads() throws {
+        // As a jukebox wrote it before `QueueSource` (the same text it writes now).
+        for (written, source) in [("library", QueueSource.library), ("Road trip", .playlist("Road trip"))] {
+            let body = Array("""
+            # Jukebox state: where playback was. Written by the jukebox; edits are ignored.
+            format = "jukebox-state"
+            version = 1
+            source = "\(written)"
+
+            [memory]
+            state = "playing"
+            path = "/music/b.flac"
+            frame = 3307500
+            volume = 42
+            mode = "shuffle"
+            queueFingerprint = "afdcc560f9af9ed4"
+            places = []
+
+            [memory.queue]
+            history = []
+            shuffleOrder = []
+            shufflePosition = 0
+
+            """.utf8)
+            let bytes = body + Array("# checksum \(String(FNV1a.hash(body), radix: 16))\n".utf8)
+            let state = try StateFile.decode(bytes, path: "old-state")
+            #expect(state.source == source)
+            #expect(state.memory.path == "/music/b.flac")
+        }
+    }
+
     @Test func noFileIsAFreshStartWithoutComplaint() throws {
         let loaded = try freshFile("none").load()
         #expect(loaded.state == nil)
@@ -40,8 +86,8 @@ import Testing
 
     @Test func aBrokenNewestFallsBackToThePreviousCopy() throws {
         let file = try freshFile("fallback")
-        let older = SavedState(source: "library", identity: nil, memory: memory(frame: 1000))
-        let newer = SavedState(source: "library", identity: nil, memory: memory(frame: 2000))
+        let older = SavedState(source: .library, identity: nil, memory: memory(frame: 1000))
+        let newer = SavedState(source: .library, identity: nil, memory: memory(frame: 2000))
         try file.write(older)
         try file.write(newer)
         #expect(file.load().state == newer)
@@ -58,7 +104,7 @@ import Testing
 
     @Test func everyKindOfBrokenFileIsNamedAndRefused() throws {
         let file = try freshFile("broken")
-        let good = try StateFile.encode(SavedState(source: "library", identity: nil, memory: memory()))
+        let good = try StateFile.encode(SavedState(source: .library, identity: nil, memory: memory()))
         var flipped = good
         flipped[40] ^= 0x01
         let foreign = Array("[something]\nelse = 1\n".utf8)
@@ -88,9 +134,9 @@ import Testing
 
     @Test func writingIntoAMissingFolderFailsWithTheReason() throws {
         let file = StateFile(path: try fx.scratchFolder("state-nofolder") + "/missing/state")
-        #expect(throws: StateFile.Problem.self) { try file.write(SavedState(source: "library", identity: nil, memory: memory())) }
+        #expect(throws: StateFile.Problem.self) { try file.write(SavedState(source: .library, identity: nil, memory: memory())) }
         try file.makeFolder()
-        try file.write(SavedState(source: "library", identity: nil, memory: memory()))
+        try file.write(SavedState(source: .library, identity: nil, memory: memory()))
         #expect(file.load().state != nil)
     }
 

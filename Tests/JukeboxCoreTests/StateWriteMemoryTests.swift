@@ -17,7 +17,7 @@ import Testing
             queueFingerprint: QueueFingerprint(value: .max),
             places: [FolderPlaces.Place(folder: "/music/Books", path: "/music/Books/2.mp3", frame: 123),
                      FolderPlaces.Place(folder: "/music/Plays", path: path, frame: 0)])
-        return SavedState(source: "library", identity: FileIdentity(size: 10, modified: 1_700_000_000_123_456_789), memory: memory)
+        return SavedState(source: .library, identity: FileIdentity(size: 10, modified: 1_700_000_000_123_456_789), memory: memory)
     }
 
     /// Bytes malloc has handed out and not had back, in every arena.
@@ -46,7 +46,7 @@ import Testing
         let file = StateFile(path: "\(folder)/state")
         let odd = "/music/\"quoted\" \\ back\\slash/tab\there/new\nline/\u{1}\u{7f}/茉莉花 🎵/'single'.flac"
         var saved = state(tracks: 5, path: odd)
-        saved.source = "a \"playlist\" = [x]"
+        saved.source = .playlist("a \"playlist\" = [x]")
         saved.clientQueue = true
         try file.write(saved)
         #expect(file.load().state == saved)

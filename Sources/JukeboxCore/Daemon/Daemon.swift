@@ -375,7 +375,7 @@ public final class Daemon: @unchecked Sendable {
     private func resumeAtOnce() {
         let config = self.config
         guard let saved = shared.withLock({ $0.savedState }), let path = saved.memory.path,
-              config.library.playlist.isEmpty, saved.source == "library", saved.clientQueue != true,
+              config.library.playlist.isEmpty, saved.source == .library, saved.clientQueue != true,
               path.hasPrefix(config.library.musicDirectory.hasSuffix("/") ? config.library.musicDirectory : config.library.musicDirectory + "/"),
               let identity = saved.identity, FileIdentity(path: path) == identity,
               config.playback.resume.plays(saved: saved.memory.state, autoplay: config.playback.autoplay)
@@ -415,7 +415,7 @@ public final class Daemon: @unchecked Sendable {
             logger.warning("state: \(error)")
         }
         return StateSaver(file: file, player: player, interval: config.state.interval,
-                          source: config.library.playlist.isEmpty ? "library" : config.library.playlist, logger: logger)
+                          source: QueueSource(configured: config.library.playlist), logger: logger)
     }
 
     // MARK: Live reload

@@ -7,8 +7,8 @@ public struct SavedState: Sendable, Equatable, Codable {
 
     public var format = SavedState.formatName
     public var version = SavedState.currentVersion
-    /// "library", or the name of the playlist played.
-    public var source: String
+    /// The library, or the playlist played.
+    public var source: QueueSource
     /// The size and modification time of `memory.path` when saved.
     public var identity: FileIdentity?
     public var memory: PlaybackMemory
@@ -16,7 +16,7 @@ public struct SavedState: Sendable, Equatable, Codable {
     /// the queue was the library's, or `source`'s playlist).
     public var clientQueue: Bool?
 
-    public init(source: String, identity: FileIdentity?, memory: PlaybackMemory, clientQueue: Bool? = nil) {
+    public init(source: QueueSource, identity: FileIdentity?, memory: PlaybackMemory, clientQueue: Bool? = nil) {
         self.source = source
         self.identity = identity
         self.memory = memory

@@ -21,7 +21,7 @@ public final class StateSaver: @unchecked Sendable {
     public let queueFile: QueueFile
     private let player: Player
     private let interval: Double
-    private let source: String
+    private let source: QueueSource
     private let logger: Logger
     private let queue = DispatchQueue(label: "jukebox.state")
 
@@ -73,8 +73,8 @@ public final class StateSaver: @unchecked Sendable {
     /// Changes closer together than this are written once.
     static let minimumGapSeconds = 1.0
 
-    /// `source` names what the queue was made from ("library", or a playlist's name).
-    public init(file: StateFile, player: Player, interval: Double, source: String, logger: Logger) {
+    /// `source` names what the queue was made from.
+    public init(file: StateFile, player: Player, interval: Double, source: QueueSource, logger: Logger) {
         self.file = file
         queueFile = QueueFile(beside: file)
         self.player = player
