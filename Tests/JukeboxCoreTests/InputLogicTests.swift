@@ -151,6 +151,7 @@ private let ms: UInt64 = 1_000_000
         actions += unit.edge(active: false, at: 2000 * ms)
         actions += unit.advance(to: 2100 * ms)
         #expect(actions.map(\.command) == [.fastForward(.begin), .fastForward(.end)])
+        #expect(actions.map(\.gesture) == [.button(.holdBegin), .button(.holdEnd)])
         #expect(unit.lost(at: 3000 * ms).isEmpty)
     }
 
@@ -162,6 +163,7 @@ private let ms: UInt64 = 1_000_000
         actions += unit.edge(active: false, at: 500 * ms)
         actions += unit.advance(to: 600 * ms)
         #expect(actions.map(\.command) == [.interruptionBegan, .interruptionEnded])
+        #expect(actions.map(\.gesture) == [.interruptionBegan, .interruptionEnded])
     }
 }
 
@@ -383,9 +385,40 @@ private let ms: UInt64 = 1_000_000
         let rel = AxisUnit(InputConfig.Axis(name: "dial", device: "", kind: .relative, code: 7, unitsPerStep: 2, action: .volume, place: place))
         #expect(rel.value(1, at: 0).isEmpty)
         #expect(rel.value(1, at: 1).map(\.command) == [.volumeStep(1)])
-        #expect(rel.value(-4, at: 2).map(\.command) == [.volumeStep(-2)])
+        let back = rel.value(-4, at: 2)
+        #expect(back.map(\.command) == [.volumeStep(-2)])
+        #expect(back.map(\.gesture) == [.turnDown])
         let abs = AxisUnit(InputConfig.Axis(name: "pos", device: "", kind: .absolute, code: 0, unitsPerStep: 1, action: .track, place: place))
         abs.sync(absolute: 10)
-        #expect(abs.value(12, at: 0).map(\.command) == [.next, .next])
+        let forward = abs.value(12, at: 0)
+        #expect(forward.map(\.command) == [.next, .next])
+        #expect(forward.map(\.gesture) == [.turnUp, .turnUp])
+    }
+}
+
+@Suite struct InputGestureTests {
+    static let named: [(String, InputGesture)] = [
+        ("press", .button(.press)), ("long", .button(.long)), ("repeat", .button(.repeating)),
+        ("hold", .button(.holdBegin)), ("release", .button(.holdEnd)),
+        ("begin", .interruptionBegan), ("end", .interruptionEnded), ("turn+", .turnUp), ("turn-", .turnDown),
+    ]
+
+    @Test func eachGestureIsLoggedByItsNameAndReadBack() {
+        for (text, gesture) in Self.named {
+            #expect("\(gesture)" == text)
+            #expect(InputGesture(text) == gesture)
+        }
+        #expect(Set(Self.named.map(\.1)).count == Self.named.count)
+        for unknown in ["", "Press", "turn", "holdBegin", "repeating"] { #expect(InputGesture(unknown) == nil) }
+    }
+
+    @Test func aTurnIsNamedByItsDirection() {
+        #expect(InputGesture.turn(3) == .turnUp)
+        #expect(InputGesture.turn(-1) == .turnDown)
+    }
+
+    @Test func theLogLineNamesTheGestureAsBefore() {
+        let action = InputAction(source: "button \"next\"", gesture: .button(.repeating), command: .next, edgeAt: 0)
+        #expect("input: \(action.source) \(action.gesture) → \(action.command)" == "input: button \"next\" repeat → next")
     }
 }

@@ -63,7 +63,7 @@ final class InterruptionUnit: InputUnit {
     func lost(at now: UInt64) -> [InputAction] { debouncer.level ? [action(active: false, at: now)] : [] }
 
     private func action(active: Bool, at: UInt64) -> InputAction {
-        InputAction(source: source, gesture: active ? "begin" : "end",
+        InputAction(source: source, gesture: active ? .interruptionBegan : .interruptionEnded,
                     command: active ? .interruptionBegan : .interruptionEnded, edgeAt: at)
     }
 }

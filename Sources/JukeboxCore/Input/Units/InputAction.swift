@@ -2,13 +2,12 @@
 public struct InputAction: Sendable, Equatable {
     /// `button "next"`, `encoder "volume"`, `key KEY_PLAYPAUSE`...
     public var source: String
-    /// press, long, repeat, hold, release, turn, begin, end.
-    public var gesture: String
+    public var gesture: InputGesture
     public var command: PlayerCommand
     /// CLOCK_MONOTONIC nanoseconds.
     public var edgeAt: UInt64
 
-    public init(source: String, gesture: String, command: PlayerCommand, edgeAt: UInt64) {
+    public init(source: String, gesture: InputGesture, command: PlayerCommand, edgeAt: UInt64) {
         self.source = source
         self.gesture = gesture
         self.command = command
@@ -52,7 +51,7 @@ struct PressLogic {
 
     private func actions(_ fired: [ButtonGestures<PlayerCommand>.Fired]) -> [InputAction] {
         fired.map {
-            InputAction(source: source, gesture: $0.gesture.rawValue,
+            InputAction(source: source, gesture: .button($0.gesture),
                         command: $0.gesture == .holdEnd ? $0.action.ended : $0.action, edgeAt: $0.cause)
         }
     }
