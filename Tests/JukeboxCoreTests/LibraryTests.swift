@@ -35,7 +35,7 @@ import Testing
         #expect(scan.skipped.first?.contains("broken.flac") == true)
         #expect(scan.playlists.map(\.name) == ["Kids"])
         // A URL is an entry as it is (downloaded when it plays); other schemes are left out.
-        #expect(try scan.playlists.first.map { try M3UPlaylist.read($0.path).entries } == ["\(root)/playlists/../Album 2/CD1/b.flac", "http://radio/stream"])
+        #expect(try scan.playlists.first.map { try M3UPlaylist.read($0.path).entries } == [.file("\(root)/playlists/../Album 2/CD1/b.flac"), .url("http://radio/stream")])
     }
 
     @Test func missingFolderIsReported() {

@@ -195,8 +195,8 @@ import Testing
         try Data(playlist).write(to: URL(fileURLWithPath: "\(root)/mix.m3u"))
         let read = try M3UPlaylist.read("\(root)/mix.m3u")
         #expect(read.entries.count == 3)
-        #expect(read.entries.first.map(FilePath.bytes) == Array(root.utf8) + [UInt8(ascii: "/")] + latin1Name)
-        #expect(read.entries.dropFirst().first == "\(root)/crème.wav")
-        #expect(read.entries.last == "\(root)/plain.wav")
+        #expect(read.entries.first.map { FilePath.bytes($0.entry) } == Array(root.utf8) + [UInt8(ascii: "/")] + latin1Name)
+        #expect(read.entries.dropFirst().first == .file("\(root)/crème.wav"))
+        #expect(read.entries.last == .file("\(root)/plain.wav"))
     }
 }

@@ -452,7 +452,7 @@ import Testing
             """.write(toFile: "\(folder)/Radio.pls", atomically: true, encoding: .utf8)
         let playlist = try M3UPlaylist.read("\(folder)/Radio.pls")
         #expect(playlist.name == "Radio")
-        #expect(playlist.entries == ["\(folder)/local.flac", "http://mirror.example/b.mp3", "https://radio.example/stream"])
+        #expect(playlist.entries == [.file("\(folder)/local.flac"), .url("http://mirror.example/b.mp3"), .url("https://radio.example/stream")])
         #expect(M3UPlaylist.entries(fetched: Array("#EXTM3U\nstream.mp3\n#EXTINF:-1,x\nhttp://a/b\n".utf8)[...], from: "http://host/dir/list.m3u")
                 == ["http://host/dir/stream.mp3", "http://a/b"])
     }

@@ -214,12 +214,14 @@ import Testing
         #expect(box.say("add \"http://radio.example/live\"") == "OK\n")
         #expect(box.say("save queue") == "OK\n")
         #expect(box.file("queue.m3u") == "#EXTM3U\nhttp://radio.example/live\n")
-        #expect(LibraryScanner.canonical("http://a.example//b/../c") == "http://a.example//b/../c")
+        #expect(LibraryScanner.canonical(.url("http://a.example//b/../c")) == "http://a.example//b/../c")
+        #expect(LibraryScanner.canonical(.file("/srv/music/playlists/../b/./c")) == "/srv/music/b/c")
     }
 
     @Test func linesAreRelativeWhereTheFoldersMeet() {
-        #expect(StoredPlaylists.relative("/srv/music/A/x.flac", from: "/srv/music/playlists") == "../A/x.flac")
-        #expect(StoredPlaylists.relative("/srv/music/playlists/x.flac", from: "/srv/music/playlists") == "x.flac")
-        #expect(StoredPlaylists.relative("/srv/music/x.flac", from: "/var/lib/playlists") == "/srv/music/x.flac")
+        #expect(StoredPlaylists.relative(.file("/srv/music/A/x.flac"), from: "/srv/music/playlists") == "../A/x.flac")
+        #expect(StoredPlaylists.relative(.file("/srv/music/playlists/x.flac"), from: "/srv/music/playlists") == "x.flac")
+        #expect(StoredPlaylists.relative(.file("/srv/music/x.flac"), from: "/var/lib/playlists") == "/srv/music/x.flac")
+        #expect(StoredPlaylists.relative(.url("http://srv/music/x.flac"), from: "/srv/music") == "http://srv/music/x.flac")
     }
 }

@@ -17,7 +17,7 @@ import Testing
                      "http://bad url/x.mp3", "\(music)/Ü/d.flac"]
         try ("#EXTM3U\n" + lines.joined(separator: "\n") + "\n").write(toFile: file.path, atomically: true, encoding: .utf8)
         let checked = try #require(try file.load(musicDirectory: music))
-        #expect(checked.tracks == ["\(music)/a.flac", "http://radio.example/live.mp3", "\(music)/Ü/d.flac"])
+        #expect(checked.tracks == [.file("\(music)/a.flac"), .url("http://radio.example/live.mp3"), .file("\(music)/Ü/d.flac")])
         #expect(checked.droppedCount == 8)
         #expect(checked.dropped.first == "\(file.path):3: /etc/passwd left out: not a file in /srv/music")
         #expect(checked.dropped.contains("\(file.path):11: http://bad url/x.mp3 left out: not a URL a client may add"))
@@ -30,7 +30,7 @@ import Testing
         let paths = (0..<100_000).map { "/srv/music/\($0).flac" }
         try file.write(paths)
         let checked = try #require(try file.load(musicDirectory: "/srv/music"))
-        #expect(checked.tracks == Array(paths.prefix(QueueDraft.maximumLength)))
+        #expect(checked.tracks == paths.prefix(QueueDraft.maximumLength).map(TrackLocation.file))
         #expect(checked.droppedCount == 100_000 - QueueDraft.maximumLength)
         // One line says where the cut is; the entries after it are only counted.
         #expect(checked.dropped == ["\(file.path):\(QueueDraft.maximumLength + 2): this entry and every one after it left out: a queue holds at most \(QueueDraft.maximumLength)"])

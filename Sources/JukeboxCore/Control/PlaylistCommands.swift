@@ -95,8 +95,7 @@ extension ControlSession {
             case "playlistadd":
                 try arguments(2...3)
                 // A URL is kept as it is, as `add` queues it.
-                let found = NetworkPlayback.isURL(args[1]) ? [try Self.url(args[1])]
-                    : library.tracks(named: args[1], in: catalog.snapshot.tracks.map(\.path))
+                let found = try tracks(named: args[1])
                 guard !found.isEmpty else { throw MPDProtocol.Ack(code: .noExist, message: "No such directory") }
                 let position = try args.count == 3 ? Self.integer(args[2], name) : nil
                 change = {

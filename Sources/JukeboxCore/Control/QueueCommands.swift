@@ -15,9 +15,7 @@ extension ControlSession {
         switch name {
         case "add", "addid":
             try arguments(1...2)
-            // A URL is queued as it is: the player downloads it when it comes to it.
-            let found = NetworkPlayback.isURL(args[0]) ? [try Self.url(args[0])]
-                : library.tracks(named: args[0], in: catalog.snapshot.tracks.map(\.path))
+            let found = try tracks(named: args[0])
             guard !found.isEmpty else { throw MPDProtocol.Ack(code: .noExist, message: "No such directory") }
             guard name == "add" || found.count == 1 else { throw MPDProtocol.Ack(code: .noExist, message: "Not a file") }
             let ids = try editQueue { draft in
@@ -117,6 +115,15 @@ extension ControlSession {
     static func url(_ text: String) throws -> String {
         guard NetworkPlayback.isQueueable(text) else { throw MPDProtocol.Ack(code: .argument, message: "Malformed URL") }
         return text
+    }
+
+    /// What `add` and `playlistadd` take from `text`: a URL as it is (the player downloads
+    /// it when it comes to it), else the library's tracks under that name.
+    func tracks(named text: String) throws -> [String] {
+        switch TrackLocation(text) {
+        case .url(let url): [try Self.url(url)]
+        case .file(let name): library.tracks(named: name, in: catalog.snapshot.tracks.map(\.path))
+        }
     }
 
     static func insertion(_ text: String, in draft: QueueDraft) throws -> Int {

@@ -342,7 +342,7 @@ public final class Daemon: @unchecked Sendable {
     private func resumeClientQueue() {
         guard let saved = shared.current.savedState, saved.clientQueue == true, let stateFile else { return }
         let file = QueueFile(beside: stateFile)
-        let tracks: [String]
+        let tracks: [TrackLocation]
         do {
             guard let loaded = try file.load(musicDirectory: config.library.musicDirectory) else {
                 logger.warning("state: \(file.path) is missing; the queue is the library's again")
@@ -357,7 +357,12 @@ public final class Daemon: @unchecked Sendable {
             logger.warning("state: \(error); the queue is the library's again")
             return
         }
-        let present = tracks.filter { NetworkPlayback.isURL($0) || FileIdentity(path: $0) != nil }
+        let present = tracks.compactMap { track -> String? in
+            switch track {
+            case .url(let url): url
+            case .file(let path): FileIdentity(path: path) != nil ? path : nil
+            }
+        }
         logger.info("state: a client's queue of \(present.count) tracks from \(file.path)\(present.count < tracks.count ? " (\(tracks.count - present.count) gone since)" : "")")
         guard !present.isEmpty else { return }
         shared.withLock { $0.clientQueueResumed = true }

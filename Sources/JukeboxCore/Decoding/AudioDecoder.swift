@@ -50,10 +50,19 @@ public struct DecodeWarnings: Sendable {
 
 /// Opens the right decoder for a file or a URL by looking at its content, never its name.
 public enum AudioFile {
+    /// `entry` as a queue holds it: a path, or an http(s) URL.
+    public static func open(_ entry: String, interruption: DecodeInterruption? = nil) throws -> any AudioDecoder {
+        try open(TrackLocation(entry), interruption: interruption)
+    }
+
     /// `interruption` is asked while a URL's first bytes are awaited, and handed on.
-    public static func open(_ path: String, interruption: DecodeInterruption? = nil) throws -> any AudioDecoder {
-        guard NetworkPlayback.isURL(path) else { return try decoder(for: FileReader(path: path), path, interruption) }
-        return try NetworkPlayback.decoder(for: path, interruption: interruption) { try decoder(for: $0, path, interruption) }
+    public static func open(_ location: TrackLocation, interruption: DecodeInterruption? = nil) throws -> any AudioDecoder {
+        switch location {
+        case .file(let path):
+            return try decoder(for: FileReader(path: path), path, interruption)
+        case .url(let url):
+            return try NetworkPlayback.decoder(for: url, interruption: interruption) { try decoder(for: $0, url, interruption) }
+        }
     }
 
     private static func decoder(for reader: any MediaSource, _ path: String, _ interruption: DecodeInterruption?) throws -> any AudioDecoder {

@@ -107,10 +107,17 @@ public enum LibraryScanner {
         return (index, Reuse(foldersKept: walk.foldersReused, foldersListed: walk.foldersListed))
     }
 
+    /// A playlist's entry as the queue keeps it: a file's path made canonical, a URL as it
+    /// is (it is not a path: its `//` and `..` mean something to the server).
+    public static func canonical(_ entry: TrackLocation) -> String {
+        switch entry {
+        case .url(let url): url
+        case .file(let path): canonical(path)
+        }
+    }
+
     /// A path with `.` and `..` resolved, so a playlist's `../Album/x.flac` matches the scan's.
     public static func canonical(_ path: String) -> String {
-        // A URL is not a path: its `//` and `..` mean something to the server.
-        if NetworkPlayback.isURL(path) { return path }
         var parts: [Substring] = []
         for part in path.split(separator: "/") {
             if part == "." || part.isEmpty { continue }

@@ -11,14 +11,14 @@ import Glibc
 public struct M3UPlaylist: Sendable, Equatable {
     public var name: String
     public var path: String
-    public var entries: [String]
+    public var entries: [TrackLocation]
 
     /// Larger files are refused; a file is read a piece at a time, never whole.
     static let sizeLimit = 4 << 20
 
     public static func read(_ path: String) throws -> M3UPlaylist {
         var reading = try entries(of: path)
-        var entries: [String] = []
+        var entries: [TrackLocation] = []
         while let entry = try reading.next() { entries.append(entry) }
         return M3UPlaylist(name: name(ofFile: path), path: path, entries: entries)
     }
@@ -39,11 +39,15 @@ public struct M3UPlaylist: Sendable, Equatable {
         var lines: EntryLines<FileLines>
         let folder: String
 
-        mutating func next() throws -> String? {
+        mutating func next() throws -> TrackLocation? {
             while let (raw, line) = try lines.next() {
-                if NetworkPlayback.isURL(line) { return line }  // a track on a web server, downloaded when it plays
-                if line.firstRange(of: "://") != nil { continue }  // other schemes are not played
-                return exactEntry(raw, folder: folder) ?? (line.hasPrefix("/") ? line : "\(folder)/\(line)")
+                switch TrackLocation(line) {
+                case .url:
+                    return .url(line)  // a track on a web server, downloaded when it plays
+                case .file:
+                    if line.firstRange(of: "://") != nil { continue }  // other schemes are not played
+                    return .file(exactEntry(raw, folder: folder) ?? (line.hasPrefix("/") ? line : "\(folder)/\(line)"))
+                }
             }
             return nil
         }
@@ -62,7 +66,7 @@ public struct M3UPlaylist: Sendable, Equatable {
         var lines = EntryLines(ByteLines(bytes: bytes))
         var entries: [String] = []
         while let (_, line) = lines.next() {
-            if NetworkPlayback.isURL(line) { entries.append(line); continue }
+            if case .url(let url) = TrackLocation(line) { entries.append(url); continue }
             if line.firstRange(of: "://") != nil || line.hasPrefix("/") { continue }
             entries.append("\(folder)/\(line)")
         }

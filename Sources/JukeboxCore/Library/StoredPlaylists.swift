@@ -125,7 +125,7 @@ public struct StoredPlaylists: Sendable {
         try makeFolder()
         var bytes = Array("#EXTM3U\n".utf8)
         for track in tracks where !track.contains("\n" as Character) && !track.contains("\r" as Character) {
-            bytes += FilePath.bytes(Self.relative(track, from: folder))
+            bytes += FilePath.bytes(Self.relative(TrackLocation(track), from: folder))
             bytes.append(0x0a)
         }
         do {
@@ -210,11 +210,11 @@ public struct StoredPlaylists: Sendable {
         return (String(file[..<dot]), ext)
     }
 
-    /// `path` as an M3U line in `folder`: relative to it when they share more than the
-    /// root (a playlists folder inside the music folder writes `../Artist/track.flac`, and
-    /// the music can move with its playlists), else absolute.
-    static func relative(_ path: String, from folder: String) -> String {
-        if NetworkPlayback.isURL(path) { return path }  // written as it is
+    /// `track` as an M3U line in `folder`: a file's path relative to it when they share
+    /// more than the root (a playlists folder inside the music folder writes
+    /// `../Artist/track.flac`, and the music can move with its playlists), else absolute.
+    static func relative(_ track: TrackLocation, from folder: String) -> String {
+        guard case .file(let path) = track else { return track.entry }  // a URL is written as it is
         let target = path.split(separator: "/")
         let base = folder.split(separator: "/")
         var common = 0

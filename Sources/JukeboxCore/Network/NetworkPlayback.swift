@@ -8,16 +8,11 @@ import Glibc
 public enum NetworkPlayback {
     private static let settings = ConditionLocked<(cache: DownloadCache?, limits: HTTPTransfer.Limits)>((nil, .init()))
 
-    /// Whether a queue entry names a URL rather than a file.
-    public static func isURL(_ entry: String) -> Bool {
-        let lower = entry.prefix(8).lowercased()
-        return lower.hasPrefix("http://") || lower.hasPrefix("https://")
-    }
-
-    /// Whether a URL may be queued: one line of visible characters, of a sane length. The
-    /// rule for a client's `add` and for a saved queue read back.
+    /// Whether a URL (a `TrackLocation.url`) may be queued: one line of visible
+    /// characters, of a sane length. The rule for a client's `add` and for a saved queue
+    /// read back.
     public static func isQueueable(_ url: String) -> Bool {
-        url.utf8.count <= 4096 && url.count > 8 && isURL(url)
+        url.utf8.count <= 4096 && url.count > 8
             && !url.unicodeScalars.contains(where: { $0.value <= 0x20 || $0.value == 0x7F })
     }
 

@@ -1,8 +1,10 @@
-/// A track as the engine sees it: a file and the token that names this play of it.
+/// A track as the engine sees it: where it lives and the token that names this play of it.
 public struct TrackRef: Sendable, Equatable {
     public var token: Int
-    public var path: String
-    public init(token: Int, path: String) { self.token = token; self.path = path }
+    public var location: TrackLocation
+    /// The queue's entry for it (the player's queue keeps entries as strings).
+    public var path: String { location.entry }
+    public init(token: Int, path: String) { self.token = token; location = TrackLocation(path) }
 }
 
 /// What the engine tells the player, from its threads. The player hops these onto its

@@ -669,7 +669,7 @@ final class PlayerMachine {
         s.route = snapshot.route
         s.mixer = snapshot.mixer
         // The network's state is the decoded track's: shown while that is the one heard.
-        if let stream = snapshot.stream, stream.token == cursor.current, let path = s.path, NetworkPlayback.isURL(path) {
+        if let stream = snapshot.stream, stream.token == cursor.current, case .url? = s.location {
             let rate = Double(cursor.currentInfo?.sampleRate ?? 0)
             s.bufferedSeconds = (rate > 0 ? Double(snapshot.queuedFrames) / rate : 0) + stream.secondsAhead
             s.buffering = state == .playing && stream.waiting && snapshot.queuedFrames == 0

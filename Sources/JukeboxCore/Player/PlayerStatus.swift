@@ -45,6 +45,9 @@ public struct PlayerStatus: @unchecked Sendable, Equatable {
         /// Where volume is applied: "software", or the card's control and its range.
         public var mixer = "software"
         public var lastError: String?
+
+        /// Where `path` lives (the queue keeps its entries as strings).
+        public var location: TrackLocation? { path.map(TrackLocation.init) }
     }
 
     private final class Storage: ManagedBuffer<Fields, Void> {}
@@ -75,6 +78,9 @@ public struct PlayerStatus: @unchecked Sendable, Equatable {
         get { self.options.mode }
         set { self.options = PlayOptions(mode: newValue, consume: self.options.consume) }
     }
+
+    /// Where the current track lives.
+    public var location: TrackLocation? { self.path.map(TrackLocation.init) }
 
     public var progress: Double { self.duration > 0 ? min(1, max(0, self.elapsed / self.duration)) : 0 }
 

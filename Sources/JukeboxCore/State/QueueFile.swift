@@ -35,7 +35,7 @@ public struct QueueFile: Sendable {
 
     /// What reading the queue back kept, and what it left out.
     public struct Checked: Sendable, Equatable {
-        public var tracks: [String]
+        public var tracks: [TrackLocation]
         /// `PATH:LINE: reason`, for the first few entries left out.
         public var dropped: [String]
         /// How many were left out in all.
@@ -62,12 +62,16 @@ public struct QueueFile: Sendable {
                 checked.droppedCount += entries.count - checked.tracks.count - checked.droppedCount
                 break
             }
-            let allowed = NetworkPlayback.isURL(entry) ? NetworkPlayback.isQueueable(entry) : library.holds(entry)
-            if allowed {
-                checked.tracks.append(entry)
-            } else {
-                drop(line, "\(FilePath.displayed(String(entry.prefix(256)))) left out: \(NetworkPlayback.isURL(entry) ? "not a URL a client may add" : "not a file in \(musicDirectory)")")
+            let track = TrackLocation(entry)
+            let refusal: String? = switch track {
+            case .url(let url): NetworkPlayback.isQueueable(url) ? nil : "not a URL a client may add"
+            case .file(let path): library.holds(path) ? nil : "not a file in \(musicDirectory)"
+            }
+            if let refusal {
+                drop(line, "\(FilePath.displayed(String(entry.prefix(256)))) left out: \(refusal)")
                 checked.droppedCount += 1
+            } else {
+                checked.tracks.append(track)
             }
         }
         return checked

@@ -198,17 +198,22 @@ final class LibraryService: Service, @unchecked Sendable {
         catalog.publish(scan)
         for problem in scan.skipped { logger.warning("library: \(problem)") }
         var queue = scan.tracks.map(\.path)
-        if NetworkPlayback.isURL(library.playlist) {
+        if case .url(let station) = TrackLocation(library.playlist) {
             // A station (or a station's playlist) to boot into.
-            queue = [library.playlist]
-            logger.info("playlist: \(library.playlist)")
+            queue = [station]
+            logger.info("playlist: \(station)")
         } else if !library.playlist.isEmpty {
             if let chosen = scan.playlists.first(where: { $0.name == library.playlist }) {
                 do {
                     let entries = try M3UPlaylist.read(chosen.path).entries
                     let playable = Set(queue.map(LibraryScanner.canonical))
                     // Its URLs play as they are; its files only if the library has them.
-                    queue = entries.filter { NetworkPlayback.isURL($0) || playable.contains(LibraryScanner.canonical($0)) }
+                    queue = entries.compactMap { entry in
+                        switch entry {
+                        case .url(let url): url
+                        case .file(let path): playable.contains(LibraryScanner.canonical(path)) ? path : nil
+                        }
+                    }
                     let missing = entries.count - queue.count
                     logger.info("playlist \(chosen.name): \(queue.count) tracks\(missing > 0 ? ", \(missing) not found or not playable" : "")")
                 } catch {

@@ -28,7 +28,7 @@ struct StreamLines: Equatable {
 
     /// Whether `status` plays a live stream (a URL with no length), once it is open.
     static func isStream(_ status: PlayerStatus) -> Bool {
-        guard let path = status.path, status.info != nil else { return false }
-        return status.duration == 0 && NetworkPlayback.isURL(path)
+        guard status.info != nil, case .url? = status.location else { return false }
+        return status.duration == 0
     }
 }
