@@ -9,6 +9,13 @@
 // malloc_trim is glibc's, declared in <malloc.h>, which Swift's Glibc module leaves out.
 #include <malloc.h>
 
+// Descriptors made non-blocking and closed on exec in one call (socket.c says why here).
+#include <sys/socket.h>
+/// accept4(2); returns what it returns (-1 with errno set on failure).
+int jukebox_accept4(int fd, struct sockaddr *address, socklen_t *length, int flags);
+/// pipe2(2); returns what it returns.
+int jukebox_pipe2(int fds[2], int flags);
+
 /// alsa-lib prints its own error messages to stderr through a variadic callback, which
 /// Swift cannot define. The jukebox reports ALSA errors itself (with the device and what
 /// it was doing), so this installs a handler that drops alsa-lib's copies.

@@ -1,3 +1,4 @@
+import CJukeboxShim
 import Logging
 
 #if canImport(Glibc)
@@ -193,11 +194,10 @@ public final class ControlServer: @unchecked Sendable {
         }
         var fds: [Int32] = [0, 0]
         do {
-            try systemCall { pipe(&fds) }
+            try systemCall { jukebox_pipe2(&fds, O_NONBLOCK | O_CLOEXEC) }
         } catch {
             throw .cannotListen(address: "a wake-up pipe", error)
         }
-        fds.forEach(Self.makeNonBlocking)
         wake = (fds[0], fds[1])
         do {
             try files.start()
@@ -430,7 +430,7 @@ public final class ControlServer: @unchecked Sendable {
                 withUnsafeMutablePointer(to: &address) { storage in
                     storage.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
                         var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
-                        return Glibc.accept(listener, pointer, &length)
+                        return jukebox_accept4(listener, pointer, &length, Self.nonBlockingOnExecClosed)
                     }
                 }
             }
@@ -445,7 +445,6 @@ public final class ControlServer: @unchecked Sendable {
             return
         }
         warnedAcceptFailing = false
-        Self.makeNonBlocking(fd)
         let local = listener == localListener
         // The Unix socket's clients and TCP's have slots of their own: a crowd on the
         // network never locks out the box itself. A full TCP side makes room by closing
@@ -630,11 +629,10 @@ public final class ControlServer: @unchecked Sendable {
         }
     }
 
-    /// Non-blocking and closed on exec (pipe2/accept4 need _GNU_SOURCE, which Swift lacks).
-    static func makeNonBlocking(_ fd: Int32) {
-        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-    }
+    /// Every descriptor the server makes is non-blocking and closed on exec from the call
+    /// that makes it (socket, accept4, pipe2).
+    static let nonBlockingOnExecClosed = Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
+    private static let streamSocket = Int32(SOCK_STREAM.rawValue) | nonBlockingOnExecClosed
 
     static func listenUnix(_ path: String) throws(StartError) -> Int32 {
         let folder = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
@@ -661,10 +659,9 @@ public final class ControlServer: @unchecked Sendable {
     /// Whether a process accepts connections at `address`. Only a refused connection
     /// means the socket is stale; a full backlog (a stopped daemon) still counts as live.
     private static func someoneAnswers(at address: inout sockaddr_un) -> Bool {
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        let fd = socket(AF_UNIX, streamSocket, 0)
         guard fd >= 0 else { return false }
         defer { close(fd) }
-        makeNonBlocking(fd)
         do {
             try socketAddressCall(&address) { connect(fd, $0, $1) }
             return true
@@ -723,11 +720,10 @@ public final class ControlServer: @unchecked Sendable {
     private static func listening<Address>(_ family: Int32, _ address: inout Address, describedAs name: String) throws(StartError) -> Int32 {
         let fd: Int32
         do {
-            fd = try systemCall { socket(family, Int32(SOCK_STREAM.rawValue), 0) }
+            fd = try systemCall { socket(family, streamSocket, 0) }
         } catch {
             throw .cannotListen(address: name, error)
         }
-        makeNonBlocking(fd)
         var yes: Int32 = 1
         if family != AF_UNIX { setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size)) }
         do {
