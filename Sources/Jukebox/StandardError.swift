@@ -7,6 +7,6 @@ import JukeboxCore
 enum StandardError {
     static func print(_ message: String) {
         var line = message + "\n"
-        _ = line.withUTF8 { writeAll(STDERR_FILENO, UnsafeRawBufferPointer($0)) }
+        _ = line.withUTF8 { try? writeAll(STDERR_FILENO, UnsafeRawBufferPointer($0)) }
     }
 }

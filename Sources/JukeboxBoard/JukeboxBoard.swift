@@ -64,12 +64,12 @@ struct Record: ParsableCommand {
             if stream {
                 // Written as it comes, so a guest killed mid-recording (a power cut) leaves
                 // everything up to the cut on the host's share.
-                try capture.record(frames: frames) { _ = writeAll(fd, $0) }
+                try capture.record(frames: frames) { try? writeAll(fd, $0) }
             } else {
                 held += try capture.record(frames: frames)
             }
             left -= frames
         }
-        held.withUnsafeBytes { _ = writeAll(fd, $0) }
+        try? writeAll(fd, held)
     }
 }

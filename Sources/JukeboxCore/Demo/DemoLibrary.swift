@@ -193,7 +193,7 @@ public enum DemoLibrary {
             throw MediaError.unreadable(path, "cannot create: \(error)")
         }
         defer { close(fd) }
-        if let error = bytes.withUnsafeBytes({ writeAll(fd, $0) }) {
+        do { try writeAll(fd, bytes) } catch {
             throw MediaError.unreadable(path, "cannot write: \(error)")
         }
     }

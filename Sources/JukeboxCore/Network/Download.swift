@@ -395,7 +395,7 @@ final class Download: @unchecked Sendable {
     /// Puts the pending bytes in the file and tells the reader they are there.
     private func write(_ pending: inout PendingWrite) -> Errno? {
         guard !pending.bytes.isEmpty else { return nil }
-        if let error = pending.bytes.withUnsafeBytes({ writeAll(fd, $0, at: pending.start) }) { return error }
+        do { try writeAll(fd, pending.bytes, at: pending.start) } catch { return error }
         let written = pending.start..<(pending.start + Int64(pending.bytes.count))
         progress.withLock { p in
             p.arrived.insert(written)

@@ -52,7 +52,7 @@ public final class WAVFileWriter {
     }
 
     private func writeAll(_ bytes: UnsafeRawBufferPointer) throws {
-        if let error = JukeboxCore.writeAll(fd, bytes) { throw MediaError.unreadable(path, "cannot write: \(error)") }
+        do { try JukeboxCore.writeAll(fd, bytes) } catch { throw MediaError.unreadable(path, "cannot write: \(error)") }
     }
 
     /// Plain PCM for mono/stereo 16-bit; WAVE_FORMAT_EXTENSIBLE otherwise, as the

@@ -103,7 +103,8 @@ enum AtomicFile {
         mutating func write(_ bytes: [UInt8]) {
             guard bytes.count >= Self.pieceSize else { return write(bytes[...]) }
             flush()
-            if error == nil { error = bytes.withUnsafeBytes { writeAll(fd, $0) } }
+            guard error == nil else { return }
+            do { try writeAll(fd, bytes) } catch { self.error = error }
         }
 
         mutating func write(_ bytes: some Sequence<UInt8>) {
@@ -112,7 +113,9 @@ enum AtomicFile {
         }
 
         fileprivate mutating func flush() {
-            if error == nil, !buffer.isEmpty { error = buffer.withUnsafeBytes { writeAll(fd, $0) } }
+            if error == nil, !buffer.isEmpty {
+                do { try writeAll(fd, buffer) } catch { self.error = error }
+            }
             buffer.removeAll(keepingCapacity: true)
         }
     }

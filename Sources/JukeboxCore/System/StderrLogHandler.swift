@@ -48,7 +48,7 @@ public struct StderrLogHandler: LogHandler {
             line = "\(level.rawValue) \(text)\n"
         }
         var output = line
-        _ = output.withUTF8 { writeAll(STDERR_FILENO, UnsafeRawBufferPointer($0)) }
+        _ = output.withUTF8 { try? writeAll(STDERR_FILENO, UnsafeRawBufferPointer($0)) }
     }
 
     static func syslogPriority(_ level: Logger.Level) -> Int {

@@ -2,36 +2,34 @@
 import Glibc
 #endif
 
-/// Writes all of `bytes` to `fd`, retrying short writes and EINTR. Returns the errno on
-/// failure, or nil.
-@discardableResult
-public func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Errno? {
+/// Writes all of `bytes` to `fd`, retrying short writes and EINTR; throws the errno of
+/// the write that failed.
+public func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) throws(Errno) {
     var done = 0
     while done < bytes.count {
-        do {
-            let n = try systemCall { write(fd, bytes.baseAddress! + done, bytes.count - done) }
-            if n == 0 { return Errno(EIO) }
-            done += n
-        } catch {
-            return error
-        }
+        let n = try systemCall { write(fd, bytes.baseAddress! + done, bytes.count - done) }
+        if n == 0 { throw Errno(EIO) }
+        done += n
     }
-    return nil
 }
 
 /// Writes all of `bytes` at `offset` (pwrite: the file's own position is left alone).
-public func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, at offset: Int64) -> Errno? {
+public func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, at offset: Int64) throws(Errno) {
     var done = 0
     while done < bytes.count {
-        do {
-            let n = try systemCall { pwrite(fd, bytes.baseAddress! + done, bytes.count - done, off_t(offset) + off_t(done)) }
-            if n == 0 { return Errno(EIO) }
-            done += n
-        } catch {
-            return error
-        }
+        let n = try systemCall { pwrite(fd, bytes.baseAddress! + done, bytes.count - done, off_t(offset) + off_t(done)) }
+        if n == 0 { throw Errno(EIO) }
+        done += n
     }
-    return nil
+}
+
+/// The same for an array's bytes (its `withUnsafeBytes` rethrows, which loses the type).
+public func writeAll(_ fd: Int32, _ bytes: [UInt8]) throws(Errno) {
+    try bytes.withUnsafeBytes { raw in Result { () throws(Errno) in try writeAll(fd, raw) } }.get()
+}
+
+public func writeAll(_ fd: Int32, _ bytes: [UInt8], at offset: Int64) throws(Errno) {
+    try bytes.withUnsafeBytes { raw in Result { () throws(Errno) in try writeAll(fd, raw, at: offset) } }.get()
 }
 
 /// A small seeded generator (SplitMix64): the demo's synthesiser and the tests need
