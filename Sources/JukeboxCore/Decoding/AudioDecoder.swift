@@ -5,7 +5,7 @@
 /// `read` fills a caller-owned buffer, so steady-state decoding allocates nothing.
 public protocol AudioDecoder: AnyObject {
     var path: String { get }
-    /// Where its bytes come from: a file, or a download (`HTTPSource`) with news of its own.
+    /// Where its bytes come from: a file, or a download with news of its own (`network`).
     var source: any MediaSource { get }
     var container: ContainerFormat { get }
     var info: StreamInfo { get }
@@ -67,13 +67,13 @@ public enum AudioFile {
 
     private static func decoder(for reader: any MediaSource, _ path: String, _ interruption: DecodeInterruption?) throws -> any AudioDecoder {
         let format = try FormatSniffer.sniff(reader)
-        if (reader as? HTTPSource)?.isLive == true, format != .mp3 {
+        if reader.isLive, format != .mp3 {
             throw MediaError.unsupported(path, "a live \(format.rawValue.uppercased()) stream; internet radio plays in MP3")
         }
         let decoder: any AudioDecoder = switch format {
         case .flac: try FLACDecoder(reader: reader)
         // Counting an MP3's frames would wait for the whole download.
-        case .mp3: try MP3Decoder(reader: reader, exactLength: !(reader is HTTPSource))
+        case .mp3: try MP3Decoder(reader: reader, exactLength: !reader.isDownload)
         case .wav: try WAVDecoder(reader: reader)
         }
         decoder.interruption = interruption

@@ -60,9 +60,9 @@ final class MP3Decoder: AudioDecoder {
         var flags = MPG123_GAPLESS.rawValue | MPG123_QUIET.rawValue | MPG123_SKIP_ID3V2.rawValue
         // Its ID3v1 check reads the last bytes, which a download has last; a live stream
         // has no end at all, and resyncs better with a little look-ahead.
-        if let download = source as? HTTPSource {
+        if source.isDownload {
             flags |= MPG123_NO_PEEK_END.rawValue
-            if download.isLive { flags |= MPG123_SEEKBUFFER.rawValue }
+            if source.isLive { flags |= MPG123_SEEKBUFFER.rawValue }
         }
         try check(mpg123_param2(handle, Int32(MPG123_ADD_FLAGS.rawValue), Int(flags), 0), "setting decoder flags")
         try check(mpg123_param2(handle, Int32(MPG123_PREFRAMES.rawValue), Self.seekPrimingFrames, 0), "setting seek priming")
@@ -84,7 +84,7 @@ final class MP3Decoder: AudioDecoder {
         if exactLength, !Self.hasEncoderFrameCount(handle) { try check(mpg123_scan(handle), "scanning frames") }
         // A live stream has no length (0 here), nor a download the server gave none (until
         // its end comes); a file without one has no audio.
-        let live = (source as? HTTPSource)?.size == .max
+        let live = !source.lengthIsKnown
         let length = live ? 0 : mpg123_length(handle)
         guard length > 0 || live else { throw MediaError.corrupt(path, "no decodable MPEG audio frames") }
         info = try StreamInfo(sampleRate: rate, channels: Int(channels), sampleFormat: .s16,
@@ -161,7 +161,7 @@ final class MP3Decoder: AudioDecoder {
 
     private func readMetadata() -> TrackMetadata {
         do {
-            return try MP3Tags.metadata(in: reader.source, mpegFrameSeconds: mpegFrameSeconds, readingTheEnd: !(reader.source is HTTPSource))
+            return try MP3Tags.metadata(in: reader.source, mpegFrameSeconds: mpegFrameSeconds, readingTheEnd: !reader.source.isDownload)
         } catch {
             warnings.add("tags not read: \(error)")
             return TrackMetadata()

@@ -12,9 +12,25 @@ public protocol MediaSource: AnyObject, TagBytes {
     /// A file fills the buffer; a download gives what has arrived.
     func read(into buffer: UnsafeMutableRawBufferPointer, at offset: Int64) throws -> Int
     var interruption: DecodeInterruption? { get set }
+    /// A radio stream: no end and no length, its bytes read once, in order.
+    var isLive: Bool { get }
+    /// Whether `size` is the exact length: a file's is; a download's once the server has
+    /// said it or its end has come; a live stream's never.
+    var lengthIsKnown: Bool { get }
+    /// A download's news, buffer and rate; nil for a file, whose bytes are all there.
+    var network: (any NetworkFeed)? { get }
 }
 
 extension MediaSource {
+    // What a file answers.
+    public var isLive: Bool { false }
+    public var lengthIsKnown: Bool { true }
+    public var network: (any NetworkFeed)? { nil }
+
+    /// Its bytes come over the network: reading its end (or all of it, to count an MP3's
+    /// frames) would wait for the whole download.
+    var isDownload: Bool { network != nil }
+
     /// `count` bytes at `offset` (waiting for a download's); fewer only at the end.
     func read(at offset: Int64, count: Int) throws -> [UInt8] {
         guard count > 0, offset < size else { return [] }

@@ -11,7 +11,7 @@ import Glibc
 /// and reads come from the download's ring in memory, in order. A file the server sends
 /// without a length (chunked) has an unbounded `size` too until its end has arrived, then
 /// its length: reads past the end then find it.
-final class HTTPSource: MediaSource {
+final class HTTPSource: MediaSource, NetworkFeed {
     let path: String
     let isLive: Bool
     /// What the server says the body is (`audio/mpeg`, `audio/x-scpls`…).
@@ -41,6 +41,8 @@ final class HTTPSource: MediaSource {
     /// The file's length; unbounded for a live stream, and for a file without a length
     /// until its end has arrived.
     var size: Int64 { isLive ? .max : download.progress.withLock { $0.wholeValue.length } }
+    var lengthIsKnown: Bool { size != .max }
+    var network: (any NetworkFeed)? { self }
 
     /// The bytes a second the track plays at, once the decoder knows: the pre-buffer's
     /// size, the buffered seconds, and the rate watch's floor go by it.

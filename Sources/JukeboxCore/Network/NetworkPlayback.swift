@@ -49,18 +49,18 @@ public enum NetworkPlayback {
         let source = try open(url, interruption: interruption, throughPlaylist: true)
         do {
             let decoder = try making(source)
-            if let stream = source as? HTTPSource { stream.bytesPerSecond = bytesPerSecond(decoder.info, stream) }
+            source.network?.bytesPerSecond = bytesPerSecond(decoder.info, source)
             return decoder
         } catch let error as MediaError where error.isBadContent {
-            (source as? HTTPSource)?.spoil()
+            source.network?.spoil()
             throw error
         }
     }
 
     /// The encoded bytes a second of a stream: the file's average when its length and
     /// duration are known (a VBR MP3's first frame says little), else the stated bitrate.
-    private static func bytesPerSecond(_ info: StreamInfo, _ stream: HTTPSource) -> Double? {
-        if stream.size != .max, info.durationSeconds > 0 { return Double(stream.size) / info.durationSeconds }
+    private static func bytesPerSecond(_ info: StreamInfo, _ stream: any MediaSource) -> Double? {
+        if stream.lengthIsKnown, info.durationSeconds > 0 { return Double(stream.size) / info.durationSeconds }
         return info.bitrate.map { Double($0) / 8 }
     }
 

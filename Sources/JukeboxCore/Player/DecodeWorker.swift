@@ -130,7 +130,7 @@ final class DecodeWorker: @unchecked Sendable {  // confined to the decode threa
     /// it as opened), and its waits for the network show as buffering. Its titles go with
     /// the audio (`decodeOneChunk`).
     private func listenToStream(_ decoder: any AudioDecoder, token: Int) {
-        guard let stream = decoder.source as? HTTPSource else { return }
+        guard let stream = decoder.source.network else { return }
         stream.listen { [weak engine] news in engine?.onEvent(.streamNews(token: token, news)) }
         stream.whileWaiting = { [weak engine] waiting in
             engine?.shared.withLock { s in
@@ -143,20 +143,17 @@ final class DecodeWorker: @unchecked Sendable {  // confined to the decode threa
     /// A network track starts once `prebufferSeconds` of it have arrived (or all of it),
     /// so a slow link does not stutter in its first seconds.
     private func prebuffer(_ decoder: any AudioDecoder) throws {
-        guard let stream = decoder.source as? HTTPSource, let rate = Self.bytesPerSecond(decoder, stream) else { return }
+        guard let stream = decoder.source.network, let rate = stream.bytesPerSecond else { return }
         try stream.prebuffer(bytes: Int64(engine.settings.prebufferSeconds * rate))
     }
-
-    /// The encoded bytes a second of `decoder`'s stream takes (HTTPSource.bytesPerSecond).
-    private static func bytesPerSecond(_ decoder: any AudioDecoder, _ stream: HTTPSource) -> Double? { stream.bytesPerSecond }
 
     /// What the player shows of the decoding track's network buffer (none for a file).
     private func publishStream() {
         let report: StreamBuffer? = current.flatMap { current in
-            guard let stream = current.decoder.source as? HTTPSource else { return nil }
+            guard let stream = current.decoder.source.network else { return nil }
             let (bytes, complete, _) = stream.buffered
-            let rate = Self.bytesPerSecond(current.decoder, stream) ?? 0
-            let ahead = complete && !stream.isLive ? Double(current.decoder.info.totalFrames - current.decoder.position) / Double(current.decoder.info.sampleRate)
+            let rate = stream.bytesPerSecond ?? 0
+            let ahead = complete && !current.decoder.source.isLive ? Double(current.decoder.info.totalFrames - current.decoder.position) / Double(current.decoder.info.sampleRate)
                 : (rate > 0 ? Double(bytes) / rate : 0)
             return StreamBuffer(token: current.ref.token, secondsAhead: max(0, ahead), waiting: false)
         }
@@ -206,7 +203,7 @@ final class DecodeWorker: @unchecked Sendable {  // confined to the decode threa
             chunk.reserve(engine.settings.chunkFrames * format.bytesPerFrame)
             let startFrame = decoder.position
             // A title the reader has passed names the audio decoded from here on.
-            let title = (decoder.source as? HTTPSource)?.titleReached()
+            let title = decoder.source.network?.titleReached()
             let frames: Int
             do {
                 frames = try decoder.read(into: UnsafeMutableRawBufferPointer(start: chunk.bytes, count: engine.settings.chunkFrames * format.bytesPerFrame))

@@ -1,0 +1,20 @@
+/// What a download tells and holds while it plays (`HTTPSource`): its news (a station's
+/// name, its titles, the network's trouble), its buffer and the rate it plays at. The
+/// decoders and the player reach it through `MediaSource.network`, never by the source's
+/// type; a file has none.
+public protocol NetworkFeed: AnyObject {
+    /// The bytes a second the track plays at, once the decoder knows.
+    var bytesPerSecond: Double? { get set }
+    /// Told when a read starts waiting for the network and when it has its bytes.
+    var whileWaiting: ((Bool) -> Void)? { get set }
+    /// How much is here ahead of the reader, whether the rest is all here, and any problem.
+    var buffered: (bytes: Int64, complete: Bool, problem: NetworkError?) { get }
+    /// Hears the station's name and the network's trouble from now on.
+    func listen(_ listener: @escaping @Sendable (StreamNews) -> Void)
+    /// The latest title whose song the reader has reached, once.
+    func titleReached() -> String?
+    /// Waits until `bytes` are here ahead of the reader (or all there is).
+    func prebuffer(bytes: Int64) throws
+    /// The bytes are not what the decoder takes: no copy of them is kept.
+    func spoil()
+}
