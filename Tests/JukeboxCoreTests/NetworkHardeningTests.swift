@@ -48,11 +48,10 @@ import Testing
         let (server, folder) = try served()
         let proxy = try FaultProxy(to: server.port, .init(chunked: true))
         let cache = try cache("chunked")
-        defer { NetworkPlayback.configure(nil) }
-        #expect(NetworkPlayback.configure(cache.settings) == nil)
+        let network = NetworkPlayback(cache: cache)
         let url = proxy.url(name)
         let local = try AudioFile.open(Fixtures.shared.path(name)).readAll()
-        let decoder = try AudioFile.open(url)
+        let decoder = try AudioFile.open(url, network: network)
         let stream = try #require(decoder.source as? HTTPSource)
         #expect(!stream.isLive, "a chunked file taken for live radio")
         // More than the file holds is asked for: a stream that starts again would give it.
@@ -149,26 +148,25 @@ import Testing
     @Test func aCopyThatDoesNotDecodeIsDroppedAndFetchedAgain() throws {
         let (server, folder) = try served()
         let cache = try cache("bad-copies")
-        defer { NetworkPlayback.configure(nil) }
-        #expect(NetworkPlayback.configure(cache.settings) == nil)
+        let network = NetworkPlayback(cache: cache)
         let page = "\(folder)/error-\(getpid()).mp3"
         defer { try? FileManager.default.removeItem(atPath: page) }
         try String(repeating: "<html><body>503 Service Unavailable, try later</body></html>\n", count: 40)
             .write(toFile: page, atomically: true, encoding: .utf8)
         let url = server.url((page as NSString).lastPathComponent)
-        #expect(failure { try AudioFile.open(url) } != "opened")
+        #expect(failure { try AudioFile.open(url, network: network) } != "opened")
         usleep(300_000)  // the download's thread has ended
         #expect(cache.complete(url) == nil, "the error page was kept as the track")
         // The real file comes back: it plays.
         try FileManager.default.removeItem(atPath: page)
         try FileManager.default.copyItem(atPath: Fixtures.shared.path("cbr.mp3"), toPath: page)
-        expectSame(try AudioFile.open(url).readAll(), try AudioFile.open(Fixtures.shared.path("cbr.mp3")).readAll())
+        expectSame(try AudioFile.open(url, network: network).readAll(), try AudioFile.open(Fixtures.shared.path("cbr.mp3")).readAll())
 
         // A FLAC, played once and kept; the card then damages the copy's header (its
         // STREAMINFO): the next play drops it and fetches the file again, and keeps that.
         let flac = server.url("music16.flac")
         let expected = try AudioFile.open(Fixtures.shared.path("music16.flac")).readAll()
-        expectSame(try AudioFile.open(flac).readAll(), expected)
+        expectSame(try AudioFile.open(flac, network: network).readAll(), expected)
         let good = FileManager.default.contents(atPath: "\(folder)/music16.flac")
         func copied() -> Data? { cache.complete(flac).flatMap { FileManager.default.contents(atPath: $0.path) } }
         for _ in 0..<300 where copied() != good { usleep(10_000) }
@@ -177,7 +175,7 @@ import Testing
         try handle.write(contentsOf: Data(repeating: 0x55, count: 64))
         try handle.close()
         #expect(copied() != good)
-        expectSame(try AudioFile.open(flac).readAll(), expected)
+        expectSame(try AudioFile.open(flac, network: network).readAll(), expected)
         for _ in 0..<300 where copied() != good { usleep(10_000) }
         #expect(copied() == good)
     }

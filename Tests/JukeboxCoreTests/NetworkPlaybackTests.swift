@@ -198,16 +198,36 @@ import Testing
         try expectSame(decoded(first), expected)
     }
 
+    /// A reload that changes the cap makes a new cache over the same folder, which still
+    /// knows the downloads the old one started (its tidying leaves them alone); another
+    /// player's cache does not.
+    @Test func aReloadedCacheKnowsTheDownloadsUnderWay() throws {
+        let folder = Fixtures.shared.path("cache-reload")
+        try? FileManager.default.removeItem(atPath: folder)
+        let network = NetworkPlayback()
+        #expect(network.cache == nil)
+        #expect(network.configure(.init(folder: folder, capacity: 64 << 20)) == nil)
+        let first = try #require(network.cache)
+        let part = first.newPartPath(for: "http://nas/a.mp3")
+        #expect(network.configure(.init(folder: folder, capacity: 32 << 20)) == nil)
+        let second = try #require(network.cache)
+        #expect(second !== first && second.settings.capacity == 32 << 20 && second.isInUse(part))
+        #expect(!DownloadCache(settings: .init(folder: folder)).isInUse(part))
+        first.partEnded(part)
+        #expect(!second.isInUse(part))
+        #expect(network.configure(.init(folder: "/proc/jukebox-no-cache")) != nil)
+        #expect(network.cache == nil, "a folder that cannot be written is no cache")
+    }
+
     @Test func aCachedTrackPlaysWithTheServerGone() throws {
         let (server, _) = try served()
         let cache = try cache("offline")
-        defer { NetworkPlayback.configure(nil) }
-        #expect(NetworkPlayback.configure(cache.settings) == nil)
+        let network = NetworkPlayback(cache: cache)
         let url = server.url("music.mp3")
-        let online = try AudioFile.open(url).readAll()
+        let online = try AudioFile.open(url, network: network).readAll()
         for _ in 0..<200 where cache.complete(url) == nil { usleep(10_000) }
         server.stop()
-        let offline = try AudioFile.open(url).readAll()
+        let offline = try AudioFile.open(url, network: network).readAll()
         #expect(!online.isEmpty && offline == online)
         let local = try AudioFile.open(Fixtures.shared.path("music.mp3")).readAll()
         #expect(local == offline)
@@ -216,17 +236,16 @@ import Testing
     @Test func aChangedFileReplacesTheCopyAfterItPlays() throws {
         let (server, folder) = try served()
         let cache = try cache("refresh")
-        defer { NetworkPlayback.configure(nil) }
-        #expect(NetworkPlayback.configure(cache.settings) == nil)
+        let network = NetworkPlayback(cache: cache)
         try FileManager.default.copyItem(atPath: Fixtures.shared.path("music.mp3"), toPath: "\(folder)/changing.mp3")
         defer { try? FileManager.default.removeItem(atPath: "\(folder)/changing.mp3") }
         let url = server.url("changing.mp3")
-        _ = try AudioFile.open(url).readAll()
+        _ = try AudioFile.open(url, network: network).readAll()
         for _ in 0..<200 where cache.complete(url) == nil { usleep(10_000) }
         // The file changes on the server (another size and date, so another ETag).
         try FileManager.default.removeItem(atPath: "\(folder)/changing.mp3")
         try FileManager.default.copyItem(atPath: Fixtures.shared.path("cbr.mp3"), toPath: "\(folder)/changing.mp3")
-        let before = try AudioFile.open(url).readAll()
+        let before = try AudioFile.open(url, network: network).readAll()
         try expectSame(before, AudioFile.open(Fixtures.shared.path("music.mp3")).readAll(), "the copy plays first")
         let fresh = FileManager.default.contents(atPath: "\(folder)/changing.mp3")
         var replaced = false

@@ -46,6 +46,8 @@ public final class Daemon: @unchecked Sendable {
     private let logger: Logger
     private let exitWhenDone: Bool
     private let engine: AudioEngine
+    /// Opens URL tracks through the download cache, which `[network]` sets.
+    private let network = NetworkPlayback()
     /// Which configured devices clients have switched off (MPD's outputs).
     private let outputs: OutputSwitches
     private let player: Player
@@ -98,7 +100,7 @@ public final class Daemon: @unchecked Sendable {
         var engineSettings = AudioEngine.Settings()
         engineSettings.onOutputLost = config.audio.onOutputLost
         engineSettings.prebufferSeconds = config.network.prebufferSeconds
-        engine = AudioEngine(route: Self.chooseRoute(config.audio, logger: logger), settings: engineSettings)
+        engine = AudioEngine(route: Self.chooseRoute(config.audio, logger: logger), settings: engineSettings, network: network)
         outputs = OutputSwitches(devices: config.audio.devices)
         player = Player(engine: engine, settings: ConfigChange.playerSettings(config))
         let shared = ConditionLocked(Shared(config: config))
@@ -200,7 +202,7 @@ public final class Daemon: @unchecked Sendable {
     /// The download cache for URL tracks: a folder that cannot be written is said once and
     /// URLs still play, downloaded to a temporary file instead.
     private func configureNetwork(_ network: JukeboxConfig.Network) {
-        if let problem = NetworkPlayback.configure(network.cache, limits: network.limits) {
+        if let problem = self.network.configure(network.cache, limits: network.limits) {
             logger.warning("network: \(problem); URL tracks play without being kept")
         }
     }

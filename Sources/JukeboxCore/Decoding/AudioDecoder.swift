@@ -51,17 +51,18 @@ public struct DecodeWarnings: Sendable {
 /// Opens the right decoder for a file or a URL by looking at its content, never its name.
 public enum AudioFile {
     /// `entry` as a queue holds it: a path, or an http(s) URL.
-    public static func open(_ entry: String, interruption: DecodeInterruption? = nil) throws -> any AudioDecoder {
-        try open(TrackLocation(entry), interruption: interruption)
+    public static func open(_ entry: String, interruption: DecodeInterruption? = nil, network: NetworkPlayback? = nil) throws -> any AudioDecoder {
+        try open(TrackLocation(entry), interruption: interruption, network: network)
     }
 
-    /// `interruption` is asked while a URL's first bytes are awaited, and handed on.
-    public static func open(_ location: TrackLocation, interruption: DecodeInterruption? = nil) throws -> any AudioDecoder {
+    /// `interruption` is asked while a URL's first bytes are awaited, and handed on. A URL
+    /// is opened by `network` (its cache and timeouts); without one, uncached.
+    public static func open(_ location: TrackLocation, interruption: DecodeInterruption? = nil, network: NetworkPlayback? = nil) throws -> any AudioDecoder {
         switch location {
         case .file(let path):
             return try decoder(for: FileReader(path: path), path, interruption)
         case .url(let url):
-            return try NetworkPlayback.decoder(for: url, interruption: interruption) { try decoder(for: $0, url, interruption) }
+            return try (network ?? NetworkPlayback()).decoder(for: url, interruption: interruption) { try decoder(for: $0, url, interruption) }
         }
     }
 

@@ -31,12 +31,29 @@ public final class DownloadCache: @unchecked Sendable {
         var lastModified: String?
     }
 
+    /// What the downloads of one player hold in the folder. Every cache one
+    /// `NetworkPlayback` makes shares it: a reload that changes the cap makes a new cache
+    /// over the same folder, whose tidying must leave the old one's downloads alone.
+    final class UnderWay: Sendable {
+        /// A serial for each download's `.part` name, and the names being filled now.
+        fileprivate let parts = ConditionLocked<(serial: Int, inUse: Set<String>)>((0, []))
+        /// Claims, keeps and tidies of leftovers run one at a time: two downloads of one
+        /// URL may end together.
+        let leftoverLock = ConditionLock()
+    }
+
     public let settings: Settings
+    let underWay: UnderWay
     /// Evictions run one at a time.
     private let lock = ConditionLock()
 
-    public init(settings: Settings) {
+    public convenience init(settings: Settings) {
+        self.init(settings: settings, underWay: UnderWay())
+    }
+
+    init(settings: Settings, underWay: UnderWay) {
         self.settings = settings
+        self.underWay = underWay
     }
 
     func name(for url: String) -> String {
@@ -47,7 +64,7 @@ public final class DownloadCache: @unchecked Sendable {
     func completePath(for url: String) -> String { "\(settings.folder)/\(name(for: url))" }
     /// A `.part` file of its own for one download of `url`, in use until `partEnded`.
     func newPartPath(for url: String) -> String {
-        Self.downloads.withLock { downloads in
+        underWay.parts.withLock { downloads in
             downloads.serial += 1
             let part = "\(completePath(for: url)).\(getpid())-\(downloads.serial).part"
             downloads.inUse.insert(part)
@@ -55,12 +72,10 @@ public final class DownloadCache: @unchecked Sendable {
         }
     }
 
-    func partEnded(_ part: String) { Self.downloads.withLock { _ = $0.inUse.remove(part) } }
+    func partEnded(_ part: String) { underWay.parts.withLock { _ = $0.inUse.remove(part) } }
 
-    /// Whether a download of this process fills `part` now (tidying leaves it alone).
-    static func isInUse(_ part: String) -> Bool { downloads.withLock { $0.inUse.contains(part) } }
-
-    private static let downloads = ConditionLocked<(serial: Int, inUse: Set<String>)>((0, []))
+    /// Whether a download of this player fills `part` now (tidying leaves it alone).
+    func isInUse(_ part: String) -> Bool { underWay.parts.withLock { $0.inUse.contains(part) } }
     private func metaPath(for url: String) -> String { completePath(for: url) + ".meta" }
 
     /// The complete copy of `url`, if there is one whose length still checks.

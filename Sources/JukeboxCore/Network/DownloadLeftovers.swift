@@ -66,10 +66,6 @@ extension DownloadCache {
         }
     }
 
-    /// Claims, keeps and tidies run one at a time across the process: two downloads of
-    /// one URL may end together.
-    private static let leftoverLock = ConditionLock()
-
     private func partialPath(for url: String) -> String { completePath(for: url) + ".partial" }
     private static func record(of file: String) -> String { file + ".ranges" }
 
@@ -87,7 +83,7 @@ extension DownloadCache {
     /// Takes over what an earlier download of `url` left, moving its file to `part`
     /// (which the caller then writes its record for). Nil when there is nothing to take.
     func claimLeftover(for url: String, into part: String) -> Leftover? {
-        Self.leftoverLock.withLock {
+        underWay.leftoverLock.withLock {
             let partial = partialPath(for: url)
             guard let leftover = Self.readRecord(of: partial), leftover.entry.url == url else { return nil }
             let moved = FilePath.withCString(partial) { old in FilePath.withCString(part) { rename(old, $0) } } == 0
@@ -99,7 +95,7 @@ extension DownloadCache {
     /// Keeps an unfinished download's `part` (and its record) for the next play of its
     /// URL, unless what is already kept for it has more bytes.
     func keepLeftover(_ part: String) {
-        Self.leftoverLock.withLock {
+        underWay.leftoverLock.withLock {
             guard let ours = Self.readRecord(of: part) else {
                 removePair(part)
                 return
@@ -117,7 +113,7 @@ extension DownloadCache {
     /// per URL (the one with the most bytes); files without a whole record, and the rest,
     /// are removed. Downloads under way in this process are left alone.
     public func tidyLeftovers() {
-        Self.leftoverLock.withLock {
+        underWay.leftoverLock.withLock {
             let folder = settings.folder
             guard let dir = FilePath.withCString(folder, { opendir($0) }) else { return }
             var names: [String] = []
@@ -127,7 +123,7 @@ extension DownloadCache {
             closedir(dir)
             names.removeAll { name in
                 let path = "\(folder)/\(name)"
-                return Self.isInUse(path) || (name.hasSuffix(".ranges") && Self.isInUse(String(path.dropLast(".ranges".count))))
+                return isInUse(path) || (name.hasSuffix(".ranges") && isInUse(String(path.dropLast(".ranges".count))))
             }
             // The best pair for each URL's name: a kept one, or a download's that ended with the run.
             var best: [String: (file: String, bytes: Int64)] = [:]
@@ -158,7 +154,7 @@ extension DownloadCache {
 
     /// Removes a kept leftover (to make room), never halfway through its taking or keeping.
     func removeLeftover(_ partial: String) {
-        Self.leftoverLock.withLock { removePair(partial) }
+        underWay.leftoverLock.withLock { removePair(partial) }
     }
 
     /// The record first, so a file never outlives it with another's record beside it.

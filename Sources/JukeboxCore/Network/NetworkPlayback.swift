@@ -3,10 +3,21 @@ import Glibc
 #endif
 
 /// How URL tracks are opened: from the cache's complete copy when there is one (no
-/// network needed), else downloading while playing. `[network]` in the config sets the
-/// cache, at start and on each reload.
-public enum NetworkPlayback {
-    private static let settings = ConditionLocked<(cache: DownloadCache?, limits: HTTPTransfer.Limits)>((nil, .init()))
+/// network needed), else downloading while playing. The daemon makes one and hands it to
+/// the engine; `[network]` in the config sets its cache, at start and on each reload.
+public final class NetworkPlayback: Sendable {
+    private let settings: ConditionLocked<(cache: DownloadCache?, limits: HTTPTransfer.Limits)>
+    /// Shared by every cache this one makes (DownloadCache.UnderWay says why).
+    private let underWay: DownloadCache.UnderWay
+
+    /// With `cache` (prepared) or none, until `configure` says otherwise.
+    public init(cache: DownloadCache? = nil, limits: HTTPTransfer.Limits = .init()) {
+        settings = ConditionLocked((cache, limits))
+        underWay = cache?.underWay ?? DownloadCache.UnderWay()
+    }
+
+    /// The cache URLs are opened through now.
+    var cache: DownloadCache? { settings.current.cache }
 
     /// Whether a URL (a `TrackLocation.url`) may be queued: one line of visible
     /// characters, of a sane length. The rule for a client's `add` and for a saved queue
@@ -19,8 +30,8 @@ public enum NetworkPlayback {
     /// Sets the cache (nil: none) and the timeouts; returns why the folder cannot be used,
     /// if it cannot.
     @discardableResult
-    public static func configure(_ cacheSettings: DownloadCache.Settings?, limits: HTTPTransfer.Limits = .init()) -> String? {
-        let new = cacheSettings.map(DownloadCache.init)
+    public func configure(_ cacheSettings: DownloadCache.Settings?, limits: HTTPTransfer.Limits = .init()) -> String? {
+        let new = cacheSettings.map { DownloadCache(settings: $0, underWay: underWay) }
         let problem = new?.prepare()
         let changed = settings.withLock { current in
             defer { current.wholeValue = (problem == nil ? new : nil, limits) }
@@ -34,13 +45,13 @@ public enum NetworkPlayback {
     /// one, else the download. Bytes the decoder refuses (an error page sent as
     /// `audio/mpeg`, a damaged header) are never kept: a copy that does not decode is
     /// dropped and the URL fetched again, and a download that does not is not kept.
-    static func decoder(for url: String, interruption: DecodeInterruption?,
+    func decoder(for url: String, interruption: DecodeInterruption?,
                         making: (any MediaSource) throws -> any AudioDecoder) throws -> any AudioDecoder {
         let (cache, limits) = settings.current
         if let cache, let copy = cache.complete(url) {
             do {
                 let decoder = try making(try FileReader(path: copy.path))
-                refresh(url, entry: copy.entry, in: cache, limits: limits)
+                Self.refresh(url, entry: copy.entry, in: cache, limits: limits)
                 return decoder
             } catch let error as MediaError where error.isBadContent {
                 cache.remove(url)
@@ -49,7 +60,7 @@ public enum NetworkPlayback {
         let source = try open(url, interruption: interruption, throughPlaylist: true)
         do {
             let decoder = try making(source)
-            source.network?.bytesPerSecond = bytesPerSecond(decoder.info, source)
+            source.network?.bytesPerSecond = Self.bytesPerSecond(decoder.info, source)
             return decoder
         } catch let error as MediaError where error.isBadContent {
             source.network?.spoil()
@@ -68,14 +79,15 @@ public enum NetworkPlayback {
     static let largestPlaylist: Int64 = 256 << 10
 
     /// The download of `url`, or of the first entry that plays of the playlist it is.
-    private static func open(_ url: String, interruption: DecodeInterruption?, throughPlaylist: Bool) throws -> any MediaSource {
+    private func open(_ url: String, interruption: DecodeInterruption?, throughPlaylist: Bool) throws -> any MediaSource {
         let (cache, limits) = settings.current
         if !throughPlaylist, let cache, let copy = cache.complete(url) { return try FileReader(path: copy.path) }
         let source = try HTTPSource(url: url, cache: cache, limits: limits, interruption: interruption)
-        guard !source.isLive, isPlaylist(source) else { return source }
+        guard !source.isLive, Self.isPlaylist(source) else { return source }
         // A station's .m3u or .pls: its first entry that plays (they list mirrors).
         guard throughPlaylist else { throw MediaError.unsupported(url, "a playlist inside a playlist") }
         // Icecast sends its /mount.m3u without a length: read to its end, within the bound.
+        let largestPlaylist = Self.largestPlaylist
         let text = try source.read(at: 0, count: Int(largestPlaylist) + 1)
         guard text.count <= largestPlaylist else { throw MediaError.unsupported(url, "a playlist larger than \(largestPlaylist >> 10) KiB") }
         let entries = M3UPlaylist.entries(fetched: text[...], from: url)

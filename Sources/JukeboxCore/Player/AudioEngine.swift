@@ -127,6 +127,8 @@ public final class AudioEngine: @unchecked Sendable {
     }
 
     let settings: Settings
+    /// Opens URL tracks (the daemon's download cache).
+    let network: NetworkPlayback
     let shared = ConditionLocked(EngineState())
     let queue: ChunkQueue
     /// The devices the audio thread starts with (see `reroute`).
@@ -137,9 +139,11 @@ public final class AudioEngine: @unchecked Sendable {
     private var threads: [pthread_t] = []
     private static let threadNames = ["jukebox-decode", "jukebox-audio"]
 
-    public init(route: OutputRoute, settings: Settings = Settings(), onEvent: @escaping @Sendable (EngineEvent) -> Void = { _ in }) {
+    public init(route: OutputRoute, settings: Settings = Settings(), network: NetworkPlayback = NetworkPlayback(),
+                onEvent: @escaping @Sendable (EngineEvent) -> Void = { _ in }) {
         self.output = route
         self.settings = settings
+        self.network = network
         self.onEvent = onEvent
         queue = ChunkQueue(slots: settings.queueChunks, shared: shared)
     }

@@ -107,7 +107,7 @@ final class DecodeWorker: @unchecked Sendable {  // confined to the decode threa
 
     private func open(_ ref: TrackRef, at frame: Int64) {
         do {
-            let decoder = try AudioFile.open(ref.location, interruption: interruption)
+            let decoder = try AudioFile.open(ref.location, interruption: interruption, network: engine.network)
             engine.onEvent(.trackOpened(token: ref.token, info: decoder.info, metadata: decoder.metadata))
             listenToStream(decoder, token: ref.token)
             current = (ref, decoder)
@@ -182,7 +182,7 @@ final class DecodeWorker: @unchecked Sendable {  // confined to the decode threa
         guard let ref else { next = nil; return }
         if next?.ref == ref, next?.decoder != nil { return }
         do {
-            let decoder = try AudioFile.open(ref.location, interruption: interruption)
+            let decoder = try AudioFile.open(ref.location, interruption: interruption, network: engine.network)
             engine.onEvent(.trackOpened(token: ref.token, info: decoder.info, metadata: decoder.metadata))
             listenToStream(decoder, token: ref.token)
             next = (ref, decoder)
