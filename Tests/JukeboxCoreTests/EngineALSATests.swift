@@ -109,7 +109,7 @@ import Testing
         settings.startVolume = 100
         let player = Player(engine: engine, settings: settings)
         holder.player = player
-        player.observe { event in if case .statusChanged = event {} else { events.append(event) } }
+        player.observe { event in if case .changed = event {} else { events.append(event) } }
         player.setTracks([fx.path("passed-a.flac"), fx.path("gone.flac"), fx.path("passed-c.flac")])
         player.perform(.play)
         let deadline = Date().addingTimeInterval(30)

@@ -8,62 +8,72 @@ import Testing
 @Suite(.serialized) struct IdleTests {
     typealias Connection = ControlHardeningTests.Connection
 
-    @Test func theSubsystemsFollowWhatChanged() {
-        var a = PlayerStatus()
-        a.state = .playing
-        a.elapsed = 10
-        var b = a
-        b.elapsed = 11
-        #expect(IdleSubsystem.changes(from: a.digest, to: b.digest, seconds: 1).isEmpty)  // time passing is no change
-        b.elapsed = 40
-        #expect(IdleSubsystem.changes(from: a.digest, to: b.digest, seconds: 1) == [.player])  // a seek
-        b = a
-        b.volume = 20
-        b.options.random = true
-        b.queueVersion = 7
-        b.route = .lost("hw:1")
-        #expect(IdleSubsystem.changes(from: a.digest, to: b.digest, seconds: 0) == [.mixer, .options, .playlist, .output])
+    @Test func thePlayersChangesWakeMPDsSubsystems() {
+        #expect(IdleSubsystems([]).isEmpty)  // time passing is no change
+        #expect(IdleSubsystems(.seeked) == [.player])
+        #expect(IdleSubsystems([.state, .track, .tags]) == [.player])
+        #expect(IdleSubsystems(.error).isEmpty)
+        #expect(IdleSubsystems([.mixer, .options, .playlist, .output]) == [.mixer, .options, .playlist, .output])
     }
 
-    /// Idle clients hear of a change from the digest, before the status is built: it must
-    /// come first, and say what the status then says.
-    @Test func theDigestComesFirstAndAgreesWithTheStatus() {
+    /// Each command says what it changed, as it changes it, with the status it made.
+    @Test func eachChangeIsSaidWhereItIsMade() {
         final class Heard: @unchecked Sendable {
             let lock = NSLock()
-            var digests: [StatusDigest] = []
-            var pairs: [(digest: StatusDigest, status: StatusDigest)] = []
-            var unpaired = 0
+            var changes: [PlayerChanges] = []
         }
         let heard = Heard()
-        let player = Player(engine: FakeEngine())
+        let engine = FakeEngine()
+        let player = Player(engine: engine)
         player.setTracks((0..<4).map { "/music/\($0).flac" })
-        _ = player.status
-        player.observeDigests { digest in heard.lock.withLock { heard.digests.append(digest) } }
+        _ = player.status  // the tracks are in place before anything is heard
         player.observe { event in
-            guard case .statusChanged(let status) = event else { return }
-            heard.lock.withLock {
-                if let digest = heard.digests.popLast(), heard.digests.isEmpty {
-                    heard.pairs.append((digest, status.digest))
-                } else {
-                    heard.unpaired += 1
-                }
-                heard.digests = []
-            }
+            guard case .changed(let changes, _) = event else { return }
+            heard.lock.withLock { heard.changes.append(changes) }
         }
-        let commands: [PlayerCommand] = [.play, .setVolume(40), .setOption(.random(true)), .next, .seek(seconds: 30), .pause,
-                                         .setOption(.repeat(true)), .previous, .stop]
-        for command in commands { player.perform(command) }
-        player.setTracks(["/music/9.flac"])
+        func said(_ command: PlayerCommand) -> [PlayerChanges] {
+            heard.lock.withLock { heard.changes = [] }
+            player.perform(command)
+            return heard.lock.withLock { heard.changes }
+        }
+        #expect(said(.play) == [[.state, .track]])
+        let info = StreamInfo(sampleRate: 1000, channels: 2, sampleFormat: .s16, totalFrames: 60_000)
+        heard.lock.withLock { heard.changes = [] }
+        player.engineEvent(.trackOpened(token: engine.lastPlayToken!, info: info, metadata: TrackMetadata()))
+        player.engineEvent(.decoderNote(path: "/music/0.flac", note: "a lost sync"))
         _ = player.status
-        heard.lock.withLock {
-            #expect(heard.unpaired == 0)
-            #expect(heard.pairs.count >= commands.count)
-            for (digest, status) in heard.pairs {
-                var same = digest
-                same.elapsed = status.elapsed  // the clock moves between the two
-                #expect(same == status && abs(digest.elapsed - status.elapsed) < 0.5)
-            }
+        #expect(heard.lock.withLock { heard.changes } == [[.tags]], "a note for the log tells no one")
+        #expect(said(.setVolume(40)) == [.mixer])
+        #expect(said(.setVolume(40)) == [[]])
+        #expect(said(.setOption(.random(true))) == [.options])
+        #expect(said(.setOption(.random(true))) == [[]])
+        #expect(said(.seek(seconds: 30)) == [.seeked])
+        #expect(said(.pause) == [.state])
+        #expect(said(.next) == [.track])
+        #expect(said(.stop) == [[.state, .track]])
+        let edited: Void? = try? player.editQueue { try $0.remove(3..<4) }
+        #expect(edited != nil)
+        _ = player.status
+        #expect(heard.lock.withLock { heard.changes }.last == .playlist)
+    }
+
+    /// Observers are told with the player's lock let go: one that takes its time holds
+    /// up no one asking the player.
+    @Test func anObserverDoesNotHoldThePlayer() {
+        let player = Player(engine: FakeEngine())
+        player.setTracks(["/music/a.flac"])
+        let answered = DispatchSemaphore(value: 0)
+        let observing = DispatchSemaphore(value: 0)
+        player.observe { _ in
+            observing.signal()
+            _ = answered.wait(timeout: .now() + 30)
         }
+        DispatchQueue.global().async { player.perform(.play) }
+        observing.wait()
+        // The observer waits for this answer: under the lock, it would never come.
+        _ = player.listing
+        answered.signal()
+        #expect(Bool(true))
     }
 
     @Test func nextPastTheLastTrackIsToldToo() {
@@ -73,7 +83,7 @@ import Testing
         let player = Player(engine: engine)
         player.setTracks(["/m/only.flac"])
         player.perform(.play)
-        player.observe { event in if case .statusChanged(let s) = event { seen.states.append(s.state) } }
+        player.observe { event in if case .changed(_, let s) = event { seen.states.append(s.state) } }
         player.perform(.next)
         _ = player.status
         #expect(seen.states.last == .stopped)

@@ -47,7 +47,7 @@ import Testing
         metadata.title = title
         status.metadata = metadata
         status.elapsed = elapsed
-        return .statusChanged(status)
+        return .changed([.track, .tags], status)
     }
 
     @Test func aLookupPastItsBudgetGivesUpAndTheNextTrackGetsItsLyrics() throws {

@@ -230,38 +230,29 @@ import Testing
         #expect(QueueFingerprint(paths: ["ab"]) != QueueFingerprint(paths: ["a", "b"]))
     }
 
-    @Test func theSaverNoticesChangesThatMatter() {
-        var before = PlayerStatus()
-        before.state = .playing
-        before.path = "/a"
-        before.elapsed = 10
-        var after = before
-        after.elapsed = 11
-        #expect(!StateSaver.matters(from: before, to: after, seconds: 1))  // playing on
-        after.elapsed = 40
-        #expect(StateSaver.matters(from: before, to: after, seconds: 1))  // a seek
-        after = before
-        after.volume = 5
-        #expect(StateSaver.matters(from: before, to: after, seconds: 1))
-        after = before
-        after.state = .paused
-        #expect(StateSaver.matters(from: before, to: after, seconds: 1))
+    @Test func theSaverWritesForChangesThatMatter() {
+        var plan = StateSaver.Plan()
+        let second: UInt64 = 1_000_000_000
+        #expect(plan.heard([], at: second) == nil)  // playing on
+        #expect(plan.heard([.output, .error], at: second) == nil)
+        for change: PlayerChanges in [.state, .track, .seeked, .mixer, .options, .playlist] {
+            plan.due = nil
+            #expect(plan.heard(change, at: second) != nil, "\(change)")
+        }
     }
 
     /// A burst of changes books one write, not one per change: the saver's thread is
     /// woken only when a write is booked sooner than the one already due.
     @Test func aBurstOfChangesBooksOneWrite() {
         var plan = StateSaver.Plan()
-        var status = PlayerStatus()
         let second: UInt64 = 1_000_000_000
-        #expect(plan.heard(status, at: 10 * second)?.at == 10 * second)  // the first status: at once
+        #expect(plan.heard(.state, at: 10 * second)?.at == 10 * second)  // the first change: at once
         plan.due = nil
         plan.lastWriteAt = 10 * second
-        #expect(plan.heard(status, at: 10 * second + 1) == nil)  // nothing changed
+        #expect(plan.heard([], at: 10 * second + 1) == nil)  // nothing changed
         var bookings = 0
         for i in 1...50 {  // a client toggling repeat every 20 ms
-            status.options.repeat.toggle()
-            if let booking = plan.heard(status, at: 10 * second + UInt64(i) * 20_000_000) {
+            if let booking = plan.heard(.options, at: 10 * second + UInt64(i) * 20_000_000) {
                 bookings += 1
                 #expect(booking.at == 11 * second)  // at most once a second
             }
@@ -270,7 +261,6 @@ import Testing
         #expect(plan.book(at: 12 * second) == nil)  // later than the one due: it writes this too
         #expect(plan.book(at: 10 * second + 5)?.generation == plan.due?.generation)  // sooner replaces it
         plan.stopped = true
-        status.volume += 1
-        #expect(plan.heard(status, at: 20 * second) == nil)
+        #expect(plan.heard(.mixer, at: 20 * second) == nil)
     }
 }

@@ -94,15 +94,9 @@ public final class ControlServer: @unchecked Sendable {
         var stop = false
         /// The wake pipe is closed: a late player event must not write to a reused number.
         var closed = false
-        /// The player's last digest and when it came, to tell what a new one changed.
-        var last: Heard?
         /// The control thread, once it runs: a change made on it is told to idle clients
         /// at once, not at the next turn of the loop.
         var controlThread: pthread_t?
-    }
-    private struct Heard {
-        var digest: StatusDigest
-        var at: UInt64
     }
     /// The connected clients. Confined to the control thread.
     private var clients: [Int32: ControlConnection] = [:]
@@ -206,10 +200,9 @@ public final class ControlServer: @unchecked Sendable {
             files.stop()
             throw .cannotStartThread(error)
         }
-        // Changes are told from the state the clients can see now.
-        let now = player.status.digest
-        mail.withLock { $0.last = Heard(digest: now, at: MonotonicClock.now()) }
-        observer = player.observeDigests { [weak self] digest in self?.playerChanged(digest) }
+        observer = player.observe { [weak self] event in
+            if case .changed(let changes, _) = event { self?.playerChanged(IdleSubsystems(changes)) }
+        }
         catalogObserver = catalog.observe { [weak self] change in
             self?.announce(change == .published ? [.database] : [.update])
         }
@@ -260,17 +253,11 @@ public final class ControlServer: @unchecked Sendable {
         post { $0.changes.formUnion(subsystems) }
     }
 
-    /// Under the player's lock: what a new status changed, for idle clients. A change a
-    /// client made (the player then runs on the control thread) is answered there and
-    /// then, before the status is built for the player's other observers.
-    private func playerChanged(_ digest: StatusDigest) {
-        let now = MonotonicClock.now()
-        let (changes, onControlThread) = mail.withLock { mail -> (IdleSubsystems, Bool) in
-            let last = mail.last
-            mail.last = Heard(digest: digest, at: now)
-            let changes = IdleSubsystem.changes(from: last?.digest, to: digest, seconds: last.map { Double(now - $0.at) / 1e9 } ?? 0)
-            return (changes, mail.controlThread.map { pthread_equal($0, pthread_self()) != 0 } ?? false)
-        }
+    /// What the player changed, for idle clients. A change a client made (the player
+    /// then tells it on the control thread) is answered there and then.
+    private func playerChanged(_ changes: IdleSubsystems) {
+        guard !changes.isEmpty else { return }
+        let onControlThread = mail.withLock { mail in mail.controlThread.map { pthread_equal($0, pthread_self()) != 0 } ?? false }
         if onControlThread { tellIdleClients(changes) } else { announce(changes) }
     }
 

@@ -13,22 +13,6 @@ public enum IdleSubsystem: String, CaseIterable, Sendable, Hashable {
 
     /// This subsystem alone, as a set.
     public var only: IdleSubsystems { IdleSubsystems(rawValue: 1 << UInt16(Self.allCases.firstIndex(of: self)!)) }
-
-    /// What changed between two statuses `seconds` apart: a seek shows as elapsed time
-    /// that moved otherwise than the clock did.
-    public static func changes(from old: StatusDigest?, to new: StatusDigest, seconds: Double) -> IdleSubsystems {
-        guard let old else { return [.player, .mixer, .options, .playlist, .output] }
-        var changed: IdleSubsystems = []
-        if old.volume != new.volume { changed.insert(.mixer) }
-        if old.options != new.options { changed.insert(.options) }
-        if old.queueVersion != new.queueVersion { changed.insert(.playlist) }
-        if old.route != new.route { changed.insert(.output) }
-        if old.state != new.state || old.selected != new.selected || old.path != new.path
-            || old.hasMetadata != new.hasMetadata || old.tagChanges != new.tagChanges || new.jumped(from: old, seconds: seconds) {
-            changed.insert(.player)
-        }
-        return changed
-    }
 }
 
 /// A set of subsystems as bits: a change reaches idle clients on the control thread's
@@ -46,6 +30,17 @@ public struct IdleSubsystems: OptionSet, Sendable, Hashable {
     public static let output = IdleSubsystem.output.only
     public static let options = IdleSubsystem.options.only
     public static let all = IdleSubsystems(rawValue: 1 << UInt16(IdleSubsystem.allCases.count) - 1)
+
+    /// The subsystems the player's changes touch, as MPD names them: the state, the
+    /// track, its tags and a seek are `player`; an error set or cleared wakes no one.
+    public init(_ changes: PlayerChanges) {
+        self = []
+        if !changes.isDisjoint(with: [.state, .track, .tags, .seeked]) { insert(.player) }
+        if changes.contains(.mixer) { insert(.mixer) }
+        if changes.contains(.options) { insert(.options) }
+        if changes.contains(.playlist) { insert(.playlist) }
+        if changes.contains(.output) { insert(.output) }
+    }
 
     /// Each subsystem's `changed:` line, by bit.
     private static let lines = IdleSubsystem.allCases.map { "changed: \($0.rawValue)\n" }

@@ -3,7 +3,7 @@ import Logging
 
 /// Logs what a listener would notice: each track as it starts, each lyric line as it is
 /// reached, tracks skipped and errors. Lyrics are looked up on a queue of its own, not in
-/// the player's observer (which runs with the player's lock held), since that means
+/// the player's observer (which the player's other observers wait for), since that means
 /// reading files.
 final class NowPlayingLog: @unchecked Sendable {
     private let logger: Logger
@@ -32,7 +32,7 @@ final class NowPlayingLog: @unchecked Sendable {
             logger.warning("skipping \(path): \(reason)")
         case .completed(_, let queueEnded):
             if queueEnded { logger.info("end of the queue") }
-        case .statusChanged(let status):
+        case .changed(_, let status):
             statusChanged(status)
         }
     }

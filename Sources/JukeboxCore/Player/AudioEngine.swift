@@ -39,6 +39,8 @@ public enum EngineEvent: Sendable {
     case streamNews(token: Int, StreamNews)
     /// The decoder noted something about the file worth a log line (a lost sync, a CRC).
     case decoderNote(path: String, note: String)
+    /// Where the audio goes changed (published: the engine's snapshot says it already).
+    case routeChanged(RouteState)
     /// The device is set up: what was negotiated, for the log.
     case outputConfigured(String)
     /// Volume is now applied here: a card's control, or software (with why, if a control

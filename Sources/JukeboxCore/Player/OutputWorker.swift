@@ -29,7 +29,11 @@ final class OutputWorker: @unchecked Sendable {  // confined to the audio thread
     private var lastError: OutputError?
     /// Set while no device can be opened: the loss being waited out.
     private var awaitingDevice: OutputError?
-    private var route = RouteState.idle
+    private var route = RouteState.idle {
+        didSet { if route != oldValue { routeMoved = true } }
+    }
+    /// The route changed since it was last published: the player hears of it then.
+    private var routeMoved = false
     private var announcedDevice: String?
     private var lookForDevices = false
     private var quickLooksLeft = 0
@@ -501,6 +505,10 @@ final class OutputWorker: @unchecked Sendable {  // confined to the audio thread
             s.published.route = route
             s.published.mixer = mixerDescription
             s.published.queuedFrames = s.ring.queued * engine.settings.chunkFrames
+        }
+        if routeMoved {
+            routeMoved = false
+            engine.onEvent(.routeChanged(route))
         }
     }
 }

@@ -60,14 +60,20 @@ public struct PlayQueue<Generator: RandomNumberGenerator & Sendable>: Sendable {
     }
 
     /// A mode sets repeat, random and single; consume stays as it is.
-    public mutating func setMode(_ newMode: PlayMode) {
+    /// Returns whether the options changed.
+    @discardableResult
+    public mutating func setMode(_ newMode: PlayMode) -> Bool {
         setOptions(PlayOptions(mode: newMode, consume: options.consume))
     }
 
-    public mutating func setOptions(_ new: PlayOptions) {
+    /// Returns whether the options changed.
+    @discardableResult
+    public mutating func setOptions(_ new: PlayOptions) -> Bool {
+        guard new != options else { return false }
         let wasRandom = options.random
         options = new
         if options.random, !wasRandom { reshuffle(startingWith: current) }
+        return true
     }
 
     /// Jumps to `index` as the user asked (play N); the track left goes on the history.

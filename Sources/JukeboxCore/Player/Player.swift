@@ -26,8 +26,10 @@ extension AudioEngine: PlaybackEngine {}
 /// and has its answer at once. What must not wait (events from the engine's threads, a
 /// button's command) is queued, and applied in order, each under the lock; a caller that
 /// queued work and then asks something waits behind that work, so it sees it applied.
-/// Observers hear changes with the lock held, on the thread that made the change: they
-/// must not call back into the player except through `send`.
+/// Observers hear each change after the lock is let go, in the order the changes were
+/// made, one at a time, before the call that made the change returns (unless another
+/// thread was telling meanwhile: it tells them all). They must not call back into the
+/// player except through `send`.
 public final class Player: Sendable {
     public struct Settings: Sendable, Equatable {
         /// "Previous" restarts the track when more than this much has played.
@@ -55,9 +57,26 @@ public final class Player: Sendable {
     /// Work queued and not yet applied, counted without a lock: the engine's threads queue
     /// events and never wait.
     private let queued = Atomic<Int>(0)
+    /// The observers, behind a lock of their own that is held while they are told, so
+    /// that changes reach them in order and one at a time.
+    private let observers = ConditionLocked(Observers())
+    private struct Observers {
+        var list: [Observer] = []
+        var lastId = 0
+    }
+    /// A named struct, not a tuple: a closure in a tuple that is an array's element is
+    /// kept in its most general form, and each call goes through a thunk.
+    private struct Observer {
+        let id: Int
+        let handler: @Sendable (PlayerEvent) -> Void
+    }
+    /// What the machine said under its lock, waiting to be told.
+    private let untold = ConditionLocked<[PlayerEvent]>([])
     #if DEBUG
-    /// The thread that holds the lock, to name the mistake of taking it twice.
+    /// The thread that holds the lock, to name the mistake of taking it twice; and the one
+    /// telling observers, to name an observer that calls back.
     private let holder = Atomic<UInt>(0)
+    private let teller = Atomic<UInt>(0)
     #endif
 
     public init(engine: PlaybackEngine, settings: Settings = Settings()) {
@@ -157,22 +176,19 @@ public final class Player: Sendable {
 
     // MARK: Observers
 
-    /// `handler` hears every event, with the lock held, on the thread that made the change.
+    /// `handler` hears every event, in order, after the change is made (see `Player`).
     @discardableResult
     public func observe(_ handler: @escaping @Sendable (PlayerEvent) -> Void) -> Int {
-        now { $0.observe(handler) }
+        observers.withLock { o in
+            o.lastId += 1
+            o.list.append(Observer(id: o.lastId, handler: handler))
+            return o.lastId
+        }
     }
 
-    /// `handler` hears the digest of every status change, as `observe` does, but before
-    /// the status itself is built and before any observer hears of it: the quickest way
-    /// to learn that something changed, for whoever has a client waiting on it.
-    @discardableResult
-    public func observeDigests(_ handler: @escaping @Sendable (StatusDigest) -> Void) -> Int {
-        now { $0.observeDigests(handler) }
+    public func removeObserver(_ id: Int) {
+        observers.withLock { $0.list.removeAll { $0.id == id } }
     }
-
-    /// Removes an observer of either kind.
-    public func removeObserver(_ id: Int) { later { $0.removeObserver(id) } }
 
     // MARK: The lock
 
@@ -200,13 +216,45 @@ public final class Player: Sendable {
         #if DEBUG
         let me = UInt(pthread_self())
         precondition(holder.load(ordering: .relaxed) != me, "the player was called from its own observer or work")
+        precondition(teller.load(ordering: .relaxed) != me, "the player was called from its own observer")
         #endif
+        var handedOver = false
+        defer { if handedOver { tell() } }
         return try machine.withLock { access throws(Failure) in
             #if DEBUG
             holder.store(me, ordering: .relaxed)
             defer { holder.store(0, ordering: .relaxed) }
             #endif
+            // Handed over under the machine's lock, so that they queue in the order made.
+            defer {
+                let events = access.wholeValue.takeEvents()
+                if !events.isEmpty {
+                    untold.withLock { $0.wholeValue.append(contentsOf: events) }
+                    handedOver = true
+                }
+            }
             return try work(access.wholeValue)
+        }
+    }
+
+    /// Tells the observers what is untold, in order, with the machine's lock let go: no
+    /// observer's work (a socket write, a redraw) holds up the player.
+    private func tell() {
+        observers.withLock { observers in
+            #if DEBUG
+            teller.store(UInt(pthread_self()), ordering: .relaxed)
+            defer { teller.store(0, ordering: .relaxed) }
+            #endif
+            while true {
+                let events = untold.withLock { untold -> [PlayerEvent] in
+                    defer { untold.wholeValue.removeAll() }
+                    return untold.wholeValue
+                }
+                guard !events.isEmpty else { return }
+                for event in events {
+                    for observer in observers.list { observer.handler(event) }
+                }
+            }
         }
     }
 }

@@ -16,6 +16,7 @@ final class PlayerMachine {
     private var playQueue: PlayQueue<SystemRandom>
     private var state = PlayerState.stopped {
         didSet {
+            if state != oldValue { changes.insert(.state) }
             // Time spent playing, for MPD's `playtime`.
             let now = MonotonicClock.now()
             if oldValue == .playing, state != .playing, let since = playingSince { playedBefore += now - since }
@@ -25,8 +26,12 @@ final class PlayerMachine {
     }
     private var playingSince: UInt64?
     private var playedBefore: UInt64 = 0
-    private var volume: Int
-    private var lastError: String?
+    private var volume: Int {
+        didSet { if volume != oldValue { changes.insert(.mixer) } }
+    }
+    private var lastError: String? {
+        didSet { if lastError != oldValue { changes.insert(.error) } }
+    }
     private var cursor = GaplessCursor()
     private var wasPlayingBeforeInterruption = false
     private var interrupted = false
@@ -35,22 +40,10 @@ final class PlayerMachine {
     private var resumeWhenOutputReturns = false
     private var scanTimer: DispatchSourceTimer?
     private var consecutiveFailures = 0
-    /// Told of every change before the status is built (the control server, whose idle
-    /// clients wait on a change), then the observers. Lists: every change walks them.
-    private var digestObservers: [DigestObserver] = []
-    private var observers: [EventObserver] = []
-    /// Named structs, not tuples: a closure in a tuple that is an array's element is kept
-    /// in its most general form, and each call went through a thunk that copied the
-    /// digest or event into memory first.
-    private struct DigestObserver {
-        let id: Int
-        let handler: @Sendable (StatusDigest) -> Void
-    }
-    private struct EventObserver {
-        let id: Int
-        let handler: @Sendable (PlayerEvent) -> Void
-    }
-    private var nextObserver = 0
+    /// What the player changed since it last told, said where each change is made.
+    private var changes: PlayerChanges = []
+    /// What to tell observers once the player's lock is released (`takeEvents`).
+    private var outbox: [PlayerEvent] = []
     private var ticker: DispatchSourceTimer?
     /// Set by `close`: no timer starts again.
     private var closed = false
@@ -79,8 +72,12 @@ final class PlayerMachine {
         let currentPath = playQueue.current.map { queue.tracks[$0] }
         // A queue a client made stays; the library's new list waits for an empty queue.
         guard let changed = queue.offerLibrary(paths, provisional: provisional) else { return }
-        if changed { consecutiveFailures = 0 }
+        if changed {
+            consecutiveFailures = 0
+            changes.insert(.playlist)
+        }
         let kept = currentPath.flatMap { paths.firstIndex(of: $0) }
+        if kept != playQueue.current { changes.insert(.track) }
         playQueue.reset(count: paths.count, current: kept)
         if let kept { cursor.currentMoved(to: kept) }
         self.provisional = provisional
@@ -100,7 +97,7 @@ final class PlayerMachine {
             places.restore(saved)
         }
         // The configured mode applies when it is changed, not over options set since.
-        if new.mode != settings.mode { playQueue.setMode(new.mode) }
+        if new.mode != settings.mode, playQueue.setMode(new.mode) { changes.insert(.options) }
         settings = new
         setVolume(volume)
         scheduleNext()
@@ -125,9 +122,12 @@ final class PlayerMachine {
     func restore(_ memory: PlaybackMemory, play: Bool) {
         setVolume(memory.volume)
         settings.mode = memory.mode
-        playQueue.setOptions(memory.options ?? PlayOptions(mode: memory.mode))
+        if playQueue.setOptions(memory.options ?? PlayOptions(mode: memory.mode)) { changes.insert(.options) }
         places.restore(memory.places)
-        if memory.queueFingerprint == queue.fingerprint { playQueue.restore(memory.queue) }
+        if memory.queueFingerprint == queue.fingerprint {
+            playQueue.restore(memory.queue)
+            changes.insert(.track)
+        }
         let position = memory.path.flatMap { path in
             playQueue.current.flatMap { queue.tracks[safe: $0] == path ? $0 : nil } ?? queue.tracks.firstIndex(of: path)
         }
@@ -147,6 +147,7 @@ final class PlayerMachine {
         let playing = playQueue.current
         playQueue.restore(memory.queue)
         if let playing, playQueue.current != playing { playQueue.retarget(to: playing) }
+        if playQueue.current != playing { changes.insert(.track) }
         scheduleNext()
         notify()
     }
@@ -166,21 +167,12 @@ final class PlayerMachine {
 
     var listing: QueueListing { queue.listing }
 
-    func observe(_ handler: @escaping @Sendable (PlayerEvent) -> Void) -> Int {
-        nextObserver += 1
-        observers.append(EventObserver(id: nextObserver, handler: handler))
-        return nextObserver
-    }
-
-    func observeDigests(_ handler: @escaping @Sendable (StatusDigest) -> Void) -> Int {
-        nextObserver += 1
-        digestObservers.append(DigestObserver(id: nextObserver, handler: handler))
-        return nextObserver
-    }
-
-    func removeObserver(_ id: Int) {
-        observers.removeAll { $0.id == id }
-        digestObservers.removeAll { $0.id == id }
+    /// What happened since the last call, in order, for the player to tell its observers
+    /// once its lock is released.
+    func takeEvents() -> [PlayerEvent] {
+        var taken: [PlayerEvent] = []
+        swap(&taken, &outbox)
+        return taken
     }
 
     // MARK: Commands
@@ -216,7 +208,7 @@ final class PlayerMachine {
             if let path = currentPath { places.left(path, at: heardFrame) }
             stopScanning()
             engine.stop()
-            cursor.stop()
+            stopTrack()
             state = .stopped
         case .next:
             let left = cursor.current != nil ? playQueue.current : nil
@@ -245,12 +237,12 @@ final class PlayerMachine {
             setVolume(volume + steps * settings.volumeStep)
         case .setMode(let mode):
             settings.mode = mode
-            playQueue.setMode(mode)
+            if playQueue.setMode(mode) { changes.insert(.options) }
             scheduleNext()
         case .setOption(let change):
             var options = playQueue.options
             options.set(change)
-            playQueue.setOptions(options)
+            if playQueue.setOptions(options) { changes.insert(.options) }
             scheduleNext()
         case .cycleMode:
             handle(.setMode(playQueue.mode.cycled))
@@ -299,6 +291,7 @@ final class PlayerMachine {
             frame = place.frame
         }
         let token = cursor.start(at: position, frame: frame)
+        changes.insert(.track)
         // What follows goes with the start, in one step: told after it, it could come when
         // a short track (or any, on a busy CPU) was already decoded to its end, with a gap.
         var following: TrackRef?
@@ -324,6 +317,7 @@ final class PlayerMachine {
         // A live stream (no length) has nowhere to seek to.
         guard let info = cursor.currentInfo, info.totalFrames > 0 else { return }
         engine.seek(toFrame: info.frame(atSeconds: min(seconds, info.durationSeconds)))
+        changes.insert(.seeked)
     }
 
     private func setVolume(_ requested: Int) {
@@ -334,8 +328,14 @@ final class PlayerMachine {
     private func stopAtEnd() {
         stopScanning()
         engine.stop()
-        cursor.stop()
+        stopTrack()
         state = .stopped
+    }
+
+    /// No track plays any more.
+    private func stopTrack() {
+        if cursor.current != nil { changes.insert(.track) }
+        cursor.stop()
     }
 
     /// Names the track after the last one the engine has, so it can open it early and
@@ -417,7 +417,7 @@ final class PlayerMachine {
             start(position: position, ended: true)
         } else {
             emit(.completed(position: finished, queueEnded: true))
-            cursor.stop()
+            stopTrack()
             state = .stopped
         }
         consume(finished)
@@ -429,6 +429,7 @@ final class PlayerMachine {
         switch event {
         case .trackOpened(let token, let info, let metadata):
             cursor.opened(token, info: info, metadata: metadata)
+            if token == cursor.current { changes.insert(.tags) }
             consecutiveFailures = 0
         case .streamNews(let token, let news):
             guard let before = cursor.metadata(of: token) else { break }
@@ -453,6 +454,7 @@ final class PlayerMachine {
         case .trackStarted(let token):
             guard token != cursor.current || state == .loading else { break }
             if token != cursor.current, let reached = cursor.heard(token) {
+                changes.insert(.track)
                 // A gapless change: each track before this one completed by itself,
                 // but those the decoder passed over, which were never heard.
                 let heardPosition = reached[reached.count - 1].position
@@ -502,7 +504,7 @@ final class PlayerMachine {
                 if let failed { playQueue.forgetPlayed(failed) }
                 guard consecutiveFailures < queue.tracks.count, let target else {
                     state = .error
-                    cursor.stop()
+                    stopTrack()
                     break
                 }
                 start(position: target, paused: state == .paused, backwards: backwards)
@@ -510,6 +512,8 @@ final class PlayerMachine {
         case .outputFailed(let error):
             lastError = "\(error)"
             state = .error
+        case .routeChanged:
+            changes.insert(.output)
         case .outputLost(let error):
             // As an interruption: the engine has paused itself at the frame heard last.
             if lostOutput == nil { resumeWhenOutputReturns = state == .playing || state == .loading }
@@ -536,12 +540,14 @@ final class PlayerMachine {
         case .damaged, .decoderNote, .outputConfigured, .mixerChanged, .mixerOpened, .underrun, .commandApplied:
             break
         }
-        notify()
+        // An event only for the log (a note, an underrun) tells no one.
+        if !changes.isEmpty { notify() }
     }
 
     /// The playing entry's tags changed: `plchanges` lists it again.
     private func currentTagsChanged() {
         queue.tagsChanged(at: cursor.currentPosition)
+        changes.formUnion([.tags, .playlist])
     }
 
     // MARK: Queue edits
@@ -558,7 +564,9 @@ final class PlayerMachine {
         let wasPlaying = state == .playing || state == .loading
         // Failures in a row count against the list they happened in.
         consecutiveFailures = 0
+        changes.insert(.playlist)
         playQueue.remap(count: queue.count, moved: moved)
+        if let oldCurrent, oldCurrent >= moved.count || moved[oldCurrent] != oldCurrent { changes.insert(.track) }
         // What the decoder has already gone on to plays as decoded: if any of it is gone
         // or out of order, start the current track again where it is heard. The track
         // named next is named again (or another) once the list is in place.
@@ -574,6 +582,7 @@ final class PlayerMachine {
             // The current entry went: the one now in its place takes over.
             let replacement = moved.prefix(oldCurrent).compactMap { $0 }.count
             if replacement < queue.count {
+                if playQueue.current != replacement { changes.insert(.track) }
                 playQueue.retarget(to: replacement)
                 if wasPlaying { start(position: replacement) } else { stopAtEnd() }
             } else {
@@ -632,22 +641,6 @@ final class PlayerMachine {
                               places: places.saved)
     }
 
-    /// The status's digest, from the same state as `makeStatus(snapshot)`.
-    private func makeDigest(_ snapshot: EngineSnapshot) -> StatusDigest {
-        var d = StatusDigest()
-        d.state = state
-        d.selected = playQueue.current.map { QueueSpot(position: $0, id: queue.ids[$0]) }
-        d.path = cursor.current != nil ? playQueue.current.flatMap { queue.tracks[safe: $0] }.map(StatusDigest.hash) : nil
-        d.hasMetadata = cursor.currentMetadata != nil
-        d.queueVersion = queue.version
-        d.tagChanges = queue.tagChanges
-        d.options = playQueue.options
-        d.volume = volume
-        d.route = StatusDigest.hash(snapshot.route)
-        d.elapsed = elapsed
-        return d
-    }
-
     func makeStatus(_ snapshot: EngineSnapshot? = nil) -> PlayerStatus {
         let snapshot = snapshot ?? engine.snapshot
         var s = PlayerStatus.Fields()
@@ -687,19 +680,14 @@ final class PlayerMachine {
         }
     }
 
-    /// Tells the digest observers, then everyone the whole status, both from one look at
-    /// the engine.
+    /// Tells what changed since the last telling, with the status it made.
     private func notify() {
-        let snapshot = engine.snapshot
-        if !digestObservers.isEmpty {
-            let digest = makeDigest(snapshot)
-            for observer in digestObservers { observer.handler(digest) }
-        }
-        emit(.statusChanged(makeStatus(snapshot)))
+        outbox.append(.changed(changes, makeStatus()))
+        changes = []
     }
 
     private func emit(_ event: PlayerEvent) {
-        for observer in observers { observer.handler(event) }
+        outbox.append(event)
     }
 
     /// While playing, observers also hear about progress once a second.

@@ -84,12 +84,6 @@ public struct PlayerStatus: @unchecked Sendable, Equatable {
 
     public var progress: Double { self.duration > 0 ? min(1, max(0, self.elapsed / self.duration)) : 0 }
 
-    /// Whether the place in the track moved otherwise than the clock did since `before`,
-    /// `seconds` earlier: a seek (more than 1.5 s off while playing, 0.5 s otherwise).
-    public func jumped(from before: PlayerStatus, seconds: Double) -> Bool {
-        StatusDigest.jumped(from: (before.state, before.elapsed), to: self.elapsed, seconds: seconds)
-    }
-
     public static func clock(_ seconds: Double) -> String {
         let s = Int(max(0, seconds))
         return "\(s / 60):\(String(s % 60).leftPadded(to: 2))"
@@ -123,7 +117,9 @@ public struct QueueListing: Sendable, Equatable {
 
 /// Things that happen, as opposed to what is (the status).
 public enum PlayerEvent: Sendable, Equatable {
-    case statusChanged(PlayerStatus)
+    /// The player changed what `changes` says, and this is its status now; while playing,
+    /// the status also comes once a second with no change (the time moved on).
+    case changed(PlayerChanges, PlayerStatus)
     /// A track ended by itself (the `completed` event); `queueEnded` when nothing follows.
     case completed(position: Int, queueEnded: Bool)
     case trackSkipped(path: String, reason: String)

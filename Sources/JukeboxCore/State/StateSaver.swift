@@ -40,8 +40,6 @@ public final class StateSaver: @unchecked Sendable {
 
     /// What the player's observer and the saver's queue share.
     struct Plan {
-        /// The status last heard, and when.
-        var last: (status: PlayerStatus, at: UInt64)?
         /// When the next write is due, and which booking it is (a sooner one replaces it).
         var due: (at: UInt64, generation: Int)?
         var generation = 0
@@ -58,13 +56,11 @@ public final class StateSaver: @unchecked Sendable {
             return due
         }
 
-        /// Under the player's lock, for each status it tells: the write it calls for, soon
-        /// but at most once a second, or nil. (The periodic writes while playing follow
-        /// from each write itself, in `arm`.)
-        mutating func heard(_ status: PlayerStatus, at now: UInt64) -> (at: UInt64, generation: Int)? {
-            defer { last = (status, now) }
-            guard let (before, then) = last else { return book(at: now) }
-            guard StateSaver.matters(from: before, to: status, seconds: StateSaver.seconds(from: then, to: now)) else { return nil }
+        /// For each change the player tells: the write it calls for, soon but at most once
+        /// a second, or nil. (The periodic writes while playing follow from each write
+        /// itself, in `arm`.)
+        mutating func heard(_ changes: PlayerChanges, at now: UInt64) -> (at: UInt64, generation: Int)? {
+            guard !changes.isDisjoint(with: StateSaver.worthWriting) else { return nil }
             return book(at: max(now, lastWriteAt &+ UInt64(StateSaver.minimumGapSeconds * 1e9)))
         }
     }
@@ -85,9 +81,9 @@ public final class StateSaver: @unchecked Sendable {
 
     public func start() {
         let id = player.observe { [weak self] event in
-            guard case .statusChanged(let status) = event, let self else { return }
+            guard case .changed(let changes, _) = event, let self else { return }
             let now = MonotonicClock.now()
-            if let booking = plan.withLock({ $0.wholeValue.heard(status, at: now) }) {
+            if let booking = plan.withLock({ $0.wholeValue.heard(changes, at: now) }) {
                 queue.async { self.arm(booking) }
             }
         }
@@ -111,14 +107,9 @@ public final class StateSaver: @unchecked Sendable {
     /// How many times the file was written (for tests: none while idle).
     public var writes: Int { queue.sync { writeCount } }
 
-    /// A change worth writing straight away.
-    static func matters(from before: PlayerStatus, to after: PlayerStatus, seconds: Double) -> Bool {
-        if before.state != after.state || before.path != after.path || before.queuePosition != after.queuePosition
-            || before.volume != after.volume || before.options != after.options || before.queueVersion != after.queueVersion {
-            return true
-        }
-        return after.jumped(from: before, seconds: seconds)
-    }
+    /// The changes worth writing straight away: what a power cut must not lose (the
+    /// output and an error are not).
+    static let worthWriting: PlayerChanges = [.state, .track, .seeked, .mixer, .options, .playlist]
 
     /// On the saver's queue: the write `booking` asked for, when it is due, unless a
     /// sooner booking has replaced it by then.

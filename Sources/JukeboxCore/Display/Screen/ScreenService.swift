@@ -55,12 +55,12 @@ public final class ScreenService: Service, @unchecked Sendable {
     // MARK: What it is told (any thread; never waits on drawing)
 
     public func playerEvent(_ event: PlayerEvent) {
-        guard case .statusChanged(let status) = event else { return }
+        guard case .changed(let changes, let status) = event else { return }
         let now = MonotonicClock.now()
         shared.withLock { inbox in
-            let previous = inbox.input.status
-            if let previous, previous.volume != status.volume { inbox.input.volumeUntil = now + Self.volumeShownFor }
-            if status.path != previous?.path || (status.metadata != nil && previous?.metadata == nil) {
+            if changes.contains(.mixer) { inbox.input.volumeUntil = now + Self.volumeShownFor }
+            // Another track, or what its tags say: its cover and lyrics are looked up again.
+            if !changes.isDisjoint(with: [.track, .tags]) {
                 inbox.input.lyrics = nil
                 inbox.input.cover = nil
                 inbox.lookup = status.path.map { Lookup(path: $0, metadata: status.metadata) }
