@@ -47,6 +47,7 @@ import Testing
         #expect(said(.setVolume(40)) == [[]])
         #expect(said(.setOption(.random(true))) == [.options])
         #expect(said(.setOption(.random(true))) == [[]])
+        #expect(said(.setOption(.random(false))) == [.options])
         #expect(said(.seek(seconds: 30)) == [.seeked])
         #expect(said(.pause) == [.state])
         #expect(said(.next) == [.track])
@@ -54,6 +55,7 @@ import Testing
         let edited: Void? = try? player.editQueue { try $0.remove(3..<4) }
         #expect(edited != nil)
         _ = player.status
+        // An entry after the current one: the list changed, the current entry did not.
         #expect(heard.lock.withLock { heard.changes }.last == .playlist)
     }
 

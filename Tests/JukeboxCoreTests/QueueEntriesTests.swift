@@ -4,7 +4,7 @@ import Testing
 /// The queue's list, ids and versions, as a value: synthetic edits, no player.
 @Suite struct QueueEntriesTests {
     func library(_ paths: [String]) -> QueueEntries {
-        var queue = QueueEntries()
+        var queue = QueueEntries(order: PlayQueue(count: 0, mode: .once, generator: SystemRandom()))
         #expect(queue.offerLibrary(paths, provisional: false) == true)
         return queue
     }
@@ -67,7 +67,7 @@ import Testing
     }
 
     @Test func aProvisionalListDoesNotBecomeTheLibrary() {
-        var queue = QueueEntries()
+        var queue = QueueEntries(order: PlayQueue(count: 0, mode: .once, generator: SystemRandom()))
         #expect(queue.offerLibrary(["resumed"], provisional: true) == true)
         #expect(queue.library.isEmpty)
         #expect(queue.offerLibrary(["a", "resumed"], provisional: false) == true)

@@ -200,9 +200,7 @@ public final class ControlServer: @unchecked Sendable {
             files.stop()
             throw .cannotStartThread(error)
         }
-        observer = player.observe { [weak self] event in
-            if case .changed(let changes, _) = event { self?.playerChanged(IdleSubsystems(changes)) }
-        }
+        observer = player.observeChanges { [weak self] changes in self?.playerChanged(IdleSubsystems(changes)) }
         catalogObserver = catalog.observe { [weak self] change in
             self?.announce(change == .published ? [.database] : [.update])
         }

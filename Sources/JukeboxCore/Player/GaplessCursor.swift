@@ -30,6 +30,11 @@ struct GaplessCursor {
     /// The current track was started by "previous" and has not opened yet: if it cannot
     /// be, the way on is further back.
     var movingBack = false
+    /// Tracks that failed to open in a row: as many as the queue holds is an error.
+    var failuresInARow = 0
+    /// The track ended while the queue held only it (`QueueEntries.provisional`): the end
+    /// waits for the real list.
+    var endedBeforeList = false
 
     var currentPosition: Int? { current.flatMap { positions[$0] } }
     var currentInfo: StreamInfo? { current.flatMap { opened[$0]?.info } }

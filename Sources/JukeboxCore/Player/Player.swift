@@ -61,8 +61,14 @@ public final class Player: Sendable {
     /// that changes reach them in order and one at a time.
     private let observers = ConditionLocked(Observers())
     private struct Observers {
+        /// Told first, of the changes alone: the control server, whose clients wait in idle.
+        var ofChanges: [ChangeObserver] = []
         var list: [Observer] = []
         var lastId = 0
+    }
+    private struct ChangeObserver {
+        let id: Int
+        let handler: @Sendable (PlayerChanges) -> Void
     }
     /// A named struct, not a tuple: a closure in a tuple that is an array's element is
     /// kept in its most general form, and each call goes through a thunk.
@@ -71,7 +77,7 @@ public final class Player: Sendable {
         let handler: @Sendable (PlayerEvent) -> Void
     }
     /// What the machine said under its lock, waiting to be told.
-    private let untold = ConditionLocked<[PlayerEvent]>([])
+    private let untold = ConditionLocked<[PlayerOutbox.Item]>([])
     #if DEBUG
     /// The thread that holds the lock, to name the mistake of taking it twice; and the one
     /// telling observers, to name an observer that calls back.
@@ -165,7 +171,7 @@ public final class Player: Sendable {
     public var saving: (memory: PlaybackMemory, clientQueue: ClientQueue?) { now { $0.saving } }
 
     /// Seconds spent playing since the player was made (MPD's `playtime`).
-    public var playTime: Double { now { $0.playTime } }
+    public var playTime: Double { now { $0.playedSeconds } }
 
     /// The library's tracks as the library service last gave them for the queue (what a
     /// button on an emptied queue plays).
@@ -186,8 +192,24 @@ public final class Player: Sendable {
         }
     }
 
+    /// `handler` hears what each change changed, before any observer of events and
+    /// before the status is built for them: the quickest way to learn of a change, for
+    /// whoever has a client waiting on it.
+    @discardableResult
+    public func observeChanges(_ handler: @escaping @Sendable (PlayerChanges) -> Void) -> Int {
+        observers.withLock { o in
+            o.lastId += 1
+            o.ofChanges.append(ChangeObserver(id: o.lastId, handler: handler))
+            return o.lastId
+        }
+    }
+
+    /// Removes an observer of either kind.
     public func removeObserver(_ id: Int) {
-        observers.withLock { $0.list.removeAll { $0.id == id } }
+        observers.withLock { o in
+            o.list.removeAll { $0.id == id }
+            o.ofChanges.removeAll { $0.id == id }
+        }
     }
 
     // MARK: The lock
@@ -238,7 +260,9 @@ public final class Player: Sendable {
     }
 
     /// Tells the observers what is untold, in order, with the machine's lock let go: no
-    /// observer's work (a socket write, a redraw) holds up the player.
+    /// observer's work (a socket write, a redraw) holds up the player. A change's status
+    /// is built after the observers of changes have heard of it, so it is the status as
+    /// it is when told (never older than the change).
     private func tell() {
         observers.withLock { observers in
             #if DEBUG
@@ -246,13 +270,23 @@ public final class Player: Sendable {
             defer { teller.store(0, ordering: .relaxed) }
             #endif
             while true {
-                let events = untold.withLock { untold -> [PlayerEvent] in
+                let items = untold.withLock { untold -> [PlayerOutbox.Item] in
                     defer { untold.wholeValue.removeAll() }
                     return untold.wholeValue
                 }
-                guard !events.isEmpty else { return }
-                for event in events {
-                    for observer in observers.list { observer.handler(event) }
+                guard !items.isEmpty else { return }
+                for item in items {
+                    switch item {
+                    case .changed(let changes):
+                        if !changes.isEmpty {
+                            for observer in observers.ofChanges { observer.handler(changes) }
+                        }
+                        guard !observers.list.isEmpty else { continue }
+                        let event = PlayerEvent.changed(changes, machine.withLock { $0.wholeValue.makeStatus() })
+                        for observer in observers.list { observer.handler(event) }
+                    case .event(let event):
+                        for observer in observers.list { observer.handler(event) }
+                    }
                 }
             }
         }

@@ -7,61 +7,35 @@ final class PlayerMachine {
     typealias Settings = Player.Settings
 
     private let engine: PlaybackEngine
-    /// Where the timers fire, and how they take the lock to reach the machine again.
-    private let timerQueue: DispatchQueue
-    private let reenter: @Sendable (@escaping (PlayerMachine) -> Void) -> Void
     private var settings: Settings
-
-    private var queue = QueueEntries()
-    private var playQueue: PlayQueue<SystemRandom>
+    private var queue: QueueEntries
+    private var cursor = GaplessCursor()
+    private var places: FolderPlaces
+    private let timers: PlayerTimers
+    private var outbox = PlayerOutbox()
+    private var interruptions = Interruptions()
+    private var playTime = PlayTime()
     private var state = PlayerState.stopped {
         didSet {
-            if state != oldValue { changes.insert(.state) }
-            // Time spent playing, for MPD's `playtime`.
-            let now = MonotonicClock.now()
-            if oldValue == .playing, state != .playing, let since = playingSince { playedBefore += now - since }
-            if state == .playing, oldValue != .playing { playingSince = now }
-            if state != .playing { playingSince = nil }
+            guard state != oldValue else { return }
+            outbox.changed(.state)
+            playTime.stateChanged(from: oldValue, to: state, at: MonotonicClock.now())
         }
     }
-    private var playingSince: UInt64?
-    private var playedBefore: UInt64 = 0
     private var volume: Int {
-        didSet { if volume != oldValue { changes.insert(.mixer) } }
+        didSet { if volume != oldValue { outbox.changed(.mixer) } }
     }
     private var lastError: String? {
-        didSet { if lastError != oldValue { changes.insert(.error) } }
+        didSet { if lastError != oldValue { outbox.changed(.error) } }
     }
-    private var cursor = GaplessCursor()
-    private var wasPlayingBeforeInterruption = false
-    private var interrupted = false
-    /// The device that went away, while waiting for one; and whether to resume then.
-    private var lostOutput: OutputError?
-    private var resumeWhenOutputReturns = false
-    private var scanTimer: DispatchSourceTimer?
-    private var consecutiveFailures = 0
-    /// What the player changed since it last told, said where each change is made.
-    private var changes: PlayerChanges = []
-    /// What to tell observers once the player's lock is released (`takeEvents`).
-    private var outbox: [PlayerEvent] = []
-    private var ticker: DispatchSourceTimer?
-    /// Set by `close`: no timer starts again.
-    private var closed = false
-    private var places: FolderPlaces
-    /// The list holds only a track started ahead of the real list (a resume before the
-    /// library is loaded): what follows it is not known yet, so nothing is opened ahead,
-    /// and an end that comes first waits for the list (`endedBeforeList`).
-    private var provisional = false
-    private var endedBeforeList = false
 
     init(engine: PlaybackEngine, settings: Settings, timerQueue: DispatchQueue,
          reenter: @escaping @Sendable (@escaping (PlayerMachine) -> Void) -> Void) {
         self.engine = engine
         self.settings = settings
-        self.timerQueue = timerQueue
-        self.reenter = reenter
+        timers = PlayerTimers(queue: timerQueue, reenter: reenter)
         volume = max(settings.minimumVolume, min(settings.maximumVolume, settings.startVolume))
-        playQueue = PlayQueue(count: 0, mode: settings.mode, historyLimit: settings.historyLimit, generator: SystemRandom())
+        queue = QueueEntries(order: PlayQueue(count: 0, mode: settings.mode, historyLimit: settings.historyLimit, generator: SystemRandom()))
         places = FolderPlaces(folders: settings.rememberFolders)
         engine.setVolume(volume)
     }
@@ -69,20 +43,19 @@ final class PlayerMachine {
     // MARK: What the player asks of it (see `Player` for each)
 
     func setTracks(_ paths: [String], provisional: Bool) {
-        let currentPath = playQueue.current.map { queue.tracks[$0] }
+        let currentPath = queue.order.current.map { queue.tracks[$0] }
         // A queue a client made stays; the library's new list waits for an empty queue.
         guard let changed = queue.offerLibrary(paths, provisional: provisional) else { return }
         if changed {
-            consecutiveFailures = 0
-            changes.insert(.playlist)
+            cursor.failuresInARow = 0
+            outbox.changed(.playlist)
         }
         let kept = currentPath.flatMap { paths.firstIndex(of: $0) }
-        if kept != playQueue.current { changes.insert(.track) }
-        playQueue.reset(count: paths.count, current: kept)
+        if kept != queue.order.current { outbox.changed(.track) }
+        queue.order.reset(count: paths.count, current: kept)
         if let kept { cursor.currentMoved(to: kept) }
-        self.provisional = provisional
-        if endedBeforeList, !provisional {
-            endedBeforeList = false
+        if cursor.endedBeforeList, !provisional {
+            cursor.endedBeforeList = false
             trackEnded()
         } else {
             scheduleNext()
@@ -97,19 +70,14 @@ final class PlayerMachine {
             places.restore(saved)
         }
         // The configured mode applies when it is changed, not over options set since.
-        if new.mode != settings.mode, playQueue.setMode(new.mode) { changes.insert(.options) }
+        if new.mode != settings.mode, queue.order.setMode(new.mode) { outbox.changed(.options) }
         settings = new
         setVolume(volume)
         scheduleNext()
         notify()
     }
 
-    func close() {
-        closed = true
-        stopScanning()
-        ticker?.cancel()
-        ticker = nil
-    }
+    func close() { timers.close() }
 
     var saving: (memory: PlaybackMemory, clientQueue: ClientQueue?) {
         (makeMemory(), queue.clientQueue)
@@ -122,17 +90,17 @@ final class PlayerMachine {
     func restore(_ memory: PlaybackMemory, play: Bool) {
         setVolume(memory.volume)
         settings.mode = memory.mode
-        if playQueue.setOptions(memory.options ?? PlayOptions(mode: memory.mode)) { changes.insert(.options) }
+        if queue.order.setOptions(memory.options ?? PlayOptions(mode: memory.mode)) { outbox.changed(.options) }
         places.restore(memory.places)
         if memory.queueFingerprint == queue.fingerprint {
-            playQueue.restore(memory.queue)
-            changes.insert(.track)
+            queue.order.restore(memory.queue)
+            outbox.changed(.track)
         }
         let position = memory.path.flatMap { path in
-            playQueue.current.flatMap { queue.tracks[safe: $0] == path ? $0 : nil } ?? queue.tracks.firstIndex(of: path)
+            queue.order.current.flatMap { queue.tracks[safe: $0] == path ? $0 : nil } ?? queue.tracks.firstIndex(of: path)
         }
         if let position {
-            if playQueue.current != position { playQueue.retarget(to: position) }
+            if queue.order.current != position { queue.order.retarget(to: position) }
             if play || memory.state != .stopped {
                 start(position: position, fromFrame: memory.frame, paused: !play, exactly: true)
             }
@@ -144,22 +112,20 @@ final class PlayerMachine {
 
     func restoreQueueMemory(_ memory: PlaybackMemory) {
         guard memory.queueFingerprint == queue.fingerprint else { return }
-        let playing = playQueue.current
-        playQueue.restore(memory.queue)
-        if let playing, playQueue.current != playing { playQueue.retarget(to: playing) }
-        if playQueue.current != playing { changes.insert(.track) }
+        let playing = queue.order.current
+        queue.order.restore(memory.queue)
+        if let playing, queue.order.current != playing { queue.order.retarget(to: playing) }
+        if queue.order.current != playing { outbox.changed(.track) }
         scheduleNext()
         notify()
     }
 
-    var playTime: Double {
-        Double(playedBefore + (playingSince.map { MonotonicClock.now() - $0 } ?? 0)) / 1e9
-    }
+    var playedSeconds: Double { playTime.seconds(at: MonotonicClock.now()) }
 
     var library: [String] { queue.library }
 
     func editQueue<T, Failure: Error>(_ edit: (inout QueueDraft) throws(Failure) -> T) throws(Failure) -> T {
-        var draft = queue.draft(current: playQueue.current)
+        var draft = queue.draft(current: queue.order.current)
         let result = try edit(&draft)
         if let moved = queue.apply(draft) { queueChanged(moved) }
         return result
@@ -169,11 +135,7 @@ final class PlayerMachine {
 
     /// What happened since the last call, in order, for the player to tell its observers
     /// once its lock is released.
-    func takeEvents() -> [PlayerEvent] {
-        var taken: [PlayerEvent] = []
-        swap(&taken, &outbox)
-        return taken
-    }
+    func takeEvents() -> [PlayerOutbox.Item] { outbox.take() }
 
     // MARK: Commands
 
@@ -187,32 +149,32 @@ final class PlayerMachine {
             case .stopped, .error:
                 // A button on a queue a client emptied plays the library again.
                 if queue.isEmpty, queue.edited, !queue.library.isEmpty { returnToLibrary() }
-                start(position: playQueue.current ?? playQueue.next() ?? 0)
+                start(position: queue.order.current ?? queue.order.next() ?? 0)
             }
         case .playPosition(let position):
-            guard playQueue.jump(to: position) != nil else { return }
+            guard queue.order.jump(to: position) != nil else { return }
             startAfresh()
             start(position: position)
         case .playFrom(let position, let frame):
-            guard playQueue.jump(to: position) != nil else { return }
+            guard queue.order.jump(to: position) != nil else { return }
             startAfresh()
             start(position: position, fromFrame: max(0, frame), paused: state == .paused, exactly: true)
         case .pause:
-            resumeWhenOutputReturns = false  // paused on purpose: stay paused when it returns
+            interruptions.listenerPaused()  // paused on purpose: stay paused when it returns
             if state == .playing || state == .loading { pausePlayback() }
         case .toggle:
             handle(state == .playing || state == .loading ? .pause : .play)
         case .stop:
-            resumeWhenOutputReturns = false
-            endedBeforeList = false
+            interruptions.listenerPaused()
+            cursor.endedBeforeList = false
             if let path = currentPath { places.left(path, at: heardFrame) }
-            stopScanning()
+            timers.stopScanning()
             engine.stop()
             stopTrack()
             state = .stopped
         case .next:
-            let left = cursor.current != nil ? playQueue.current : nil
-            if let position = playQueue.next() {
+            let left = cursor.current != nil ? queue.order.current : nil
+            if let position = queue.order.next() {
                 start(position: position, paused: state == .paused)
             } else {
                 stopAtEnd()  // and observers hear of it below, as of any command
@@ -221,7 +183,7 @@ final class PlayerMachine {
         case .previous:
             if elapsed > settings.previousRestartSeconds {
                 seek(to: 0)
-            } else if let position = playQueue.previous() {
+            } else if let position = queue.order.previous() {
                 start(position: position, paused: state == .paused, backwards: true)
             }
         case .seek(let seconds):
@@ -237,30 +199,25 @@ final class PlayerMachine {
             setVolume(volume + steps * settings.volumeStep)
         case .setMode(let mode):
             settings.mode = mode
-            if playQueue.setMode(mode) { changes.insert(.options) }
+            if queue.order.setMode(mode) { outbox.changed(.options) }
             scheduleNext()
         case .setOption(let change):
-            var options = playQueue.options
+            var options = queue.order.options
             options.set(change)
-            if playQueue.setOptions(options) { changes.insert(.options) }
+            if queue.order.setOptions(options) { outbox.changed(.options) }
             scheduleNext()
         case .cycleMode:
-            handle(.setMode(playQueue.mode.cycled))
+            handle(.setMode(queue.order.mode.cycled))
         case .fastForward(.begin): startScanning(+settings.scanStepSeconds)
         case .rewind(.begin): startScanning(-settings.scanStepSeconds)
-        case .fastForward(.end), .rewind(.end): stopScanning()
+        case .fastForward(.end), .rewind(.end): timers.stopScanning()
         case .interruptionBegan:
-            guard !interrupted else { return }
-            interrupted = true
-            wasPlayingBeforeInterruption = state == .playing || state == .loading
-            if wasPlayingBeforeInterruption { pausePlayback() }
+            if interruptions.began(playing: state == .playing || state == .loading) { pausePlayback() }
         case .clearError:
             lastError = nil
             if state == .error { state = .stopped }
         case .interruptionEnded:
-            guard interrupted else { return }
-            interrupted = false
-            if wasPlayingBeforeInterruption, settings.resumeAfterInterruption, state == .paused { resumePlayback() }
+            if interruptions.ended(), settings.resumeAfterInterruption, state == .paused { resumePlayback() }
         }
         notify()
     }
@@ -269,7 +226,7 @@ final class PlayerMachine {
     /// cleared, and the entries that failed before it no longer count towards stopping.
     private func startAfresh() {
         lastError = nil
-        consecutiveFailures = 0
+        cursor.failuresInARow = 0
     }
 
     /// Starts the track at `position`. Coming into a folder that keeps its place, from
@@ -278,7 +235,7 @@ final class PlayerMachine {
     /// step back ("previous"), which a track that fails to open continues.
     private func start(position: Int, fromFrame frame: Int64 = 0, paused: Bool = false, exactly: Bool = false, ended: Bool = false,
                        backwards: Bool = false) {
-        endedBeforeList = false
+        cursor.endedBeforeList = false
         cursor.movingBack = backwards
         guard position >= 0, position < queue.tracks.count else { return stopAtEnd() }
         var position = position, frame = frame
@@ -286,12 +243,12 @@ final class PlayerMachine {
         if let leaving, !ended { places.left(leaving, at: heardFrame) }
         if !exactly, frame == 0, let place = places.place(enteringAt: queue.tracks[position], from: leaving),
            let remembered = queue.tracks.firstIndex(of: place.path) {
-            if remembered != position { playQueue.retarget(to: remembered) }
+            if remembered != position { queue.order.retarget(to: remembered) }
             position = remembered
             frame = place.frame
         }
         let token = cursor.start(at: position, frame: frame)
-        changes.insert(.track)
+        outbox.changed(.track)
         // What follows goes with the start, in one step: told after it, it could come when
         // a short track (or any, on a busy CPU) was already decoded to its end, with a gap.
         var following: TrackRef?
@@ -303,7 +260,7 @@ final class PlayerMachine {
     }
 
     private func pausePlayback() {
-        stopScanning()
+        timers.stopScanning()
         engine.pause()
         state = .paused
     }
@@ -317,7 +274,7 @@ final class PlayerMachine {
         // A live stream (no length) has nowhere to seek to.
         guard let info = cursor.currentInfo, info.totalFrames > 0 else { return }
         engine.seek(toFrame: info.frame(atSeconds: min(seconds, info.durationSeconds)))
-        changes.insert(.seeked)
+        outbox.changed(.seeked)
     }
 
     private func setVolume(_ requested: Int) {
@@ -326,7 +283,7 @@ final class PlayerMachine {
     }
 
     private func stopAtEnd() {
-        stopScanning()
+        timers.stopScanning()
         engine.stop()
         stopTrack()
         state = .stopped
@@ -334,7 +291,7 @@ final class PlayerMachine {
 
     /// No track plays any more.
     private func stopTrack() {
-        if cursor.current != nil { changes.insert(.track) }
+        if cursor.current != nil { outbox.changed(.track) }
         cursor.stop()
     }
 
@@ -358,12 +315,12 @@ final class PlayerMachine {
     /// the one already named.
     private func nextToName() -> NextName {
         let position: Int?
-        if cursor.current == nil || provisional {
+        if cursor.current == nil || queue.provisional {
             position = nil
         } else if let last = cursor.ahead.last {
-            position = playQueue.peekAfterUpcoming(last.position)
+            position = queue.order.peekAfterUpcoming(last.position)
         } else {
-            position = playQueue.peekAfterNaturalEnd()
+            position = queue.order.peekAfterNaturalEnd()
         }
         // Into a folder that keeps its place: no gapless start at its top; the track's
         // end starts the remembered place instead.
@@ -383,34 +340,24 @@ final class PlayerMachine {
     }
 
     private func startScanning(_ step: Double) {
-        stopScanning()
-        guard state == .playing || state == .paused, !closed else { return }
+        timers.stopScanning()
+        guard state == .playing || state == .paused, !timers.closed else { return }
         handle(.skip(seconds: step))
-        let timer = DispatchSource.makeTimerSource(queue: timerQueue)
-        let interval = DispatchTimeInterval.milliseconds(settings.scanIntervalMilliseconds)
-        timer.schedule(deadline: .now() + interval, repeating: interval)
-        timer.setEventHandler { [reenter] in reenter { $0.handle(.skip(seconds: step)) } }
-        timer.resume()
-        scanTimer = timer
-    }
-
-    private func stopScanning() {
-        scanTimer?.cancel()
-        scanTimer = nil
+        timers.startScanning(every: settings.scanIntervalMilliseconds) { $0.handle(.skip(seconds: step)) }
     }
 
     /// The current track played to its end: the next one per the mode, or the queue's end.
     private func trackEnded() {
-        let finished = playQueue.current ?? 0
+        let finished = queue.order.current ?? 0
         if let path = queue.tracks[safe: finished] {
-            places.finished(path, nextPath: playQueue.peekAfterNaturalEnd().flatMap { queue.tracks[safe: $0] })
+            places.finished(path, nextPath: queue.order.peekAfterNaturalEnd().flatMap { queue.tracks[safe: $0] })
         }
-        var position = playQueue.advanceAfterNaturalEnd()
+        var position = queue.order.advanceAfterNaturalEnd()
         // What the decoder could not open and passed over is not tried again.
         for entry in cursor.ahead where entry.passedOver {
             guard let at = position, at == entry.position else { break }
-            position = playQueue.advanceAfterNaturalEnd()
-            playQueue.forgetPlayed(at)
+            position = queue.order.advanceAfterNaturalEnd()
+            queue.order.forgetPlayed(at)
         }
         if let position {
             emit(.completed(position: finished, queueEnded: false))
@@ -429,8 +376,8 @@ final class PlayerMachine {
         switch event {
         case .trackOpened(let token, let info, let metadata):
             cursor.opened(token, info: info, metadata: metadata)
-            if token == cursor.current { changes.insert(.tags) }
-            consecutiveFailures = 0
+            if token == cursor.current { outbox.changed(.tags) }
+            cursor.failuresInARow = 0
         case .streamNews(let token, let news):
             guard let before = cursor.metadata(of: token) else { break }
             var metadata = before
@@ -454,21 +401,21 @@ final class PlayerMachine {
         case .trackStarted(let token):
             guard token != cursor.current || state == .loading else { break }
             if token != cursor.current, let reached = cursor.heard(token) {
-                changes.insert(.track)
+                outbox.changed(.track)
                 // A gapless change: each track before this one completed by itself,
                 // but those the decoder passed over, which were never heard.
                 let heardPosition = reached[reached.count - 1].position
                 var finishedIds: [Int] = []
                 for step in reached.indices {
-                    let finished = playQueue.current ?? 0
+                    let finished = queue.order.current ?? 0
                     if step > 0, reached[step - 1].passedOver {
-                        _ = playQueue.advanceAfterNaturalEnd()
-                        playQueue.forgetPlayed(finished)
+                        _ = queue.order.advanceAfterNaturalEnd()
+                        queue.order.forgetPlayed(finished)
                         continue
                     }
                     if finished < queue.ids.count { finishedIds.append(queue.ids[finished]) }
                     if let path = queue.tracks[safe: finished] { places.finished(path, nextPath: queue.tracks[safe: heardPosition]) }
-                    _ = playQueue.advanceAfterNaturalEnd()
+                    _ = queue.order.advanceAfterNaturalEnd()
                     emit(.completed(position: finished, queueEnded: false))
                 }
                 scheduleNext()
@@ -477,8 +424,8 @@ final class PlayerMachine {
             if state == .loading { state = .playing }
             cursor.forgetOld()
         case .finished:
-            if provisional {
-                endedBeforeList = true
+            if queue.provisional {
+                cursor.endedBeforeList = true
             } else {
                 trackEnded()
             }
@@ -492,17 +439,17 @@ final class PlayerMachine {
                 // when the change is heard.
                 if cursor.ahead.count(where: \.passedOver) < queue.tracks.count { scheduleNext() } else { tellEngineNext(nil) }
             } else if token == cursor.current {
-                consecutiveFailures += 1
-                let failed = playQueue.current
+                cursor.failuresInARow += 1
+                let failed = queue.order.current
                 // On the way it was going: back past it after "previous" (forward from
                 // the first entry), forward otherwise.
                 var target: Int?
-                if cursor.movingBack, let back = playQueue.previous(), back != failed { target = back }
+                if cursor.movingBack, let back = queue.order.previous(), back != failed { target = back }
                 let backwards = target != nil
-                if target == nil { target = playQueue.next() }
+                if target == nil { target = queue.order.next() }
                 // "previous" never walks back onto it again.
-                if let failed { playQueue.forgetPlayed(failed) }
-                guard consecutiveFailures < queue.tracks.count, let target else {
+                if let failed { queue.order.forgetPlayed(failed) }
+                guard cursor.failuresInARow < queue.tracks.count, let target else {
                     state = .error
                     stopTrack()
                     break
@@ -513,22 +460,18 @@ final class PlayerMachine {
             lastError = "\(error)"
             state = .error
         case .routeChanged:
-            changes.insert(.output)
+            outbox.changed(.output)
         case .outputLost(let error):
             // As an interruption: the engine has paused itself at the frame heard last.
-            if lostOutput == nil { resumeWhenOutputReturns = state == .playing || state == .loading }
-            lostOutput = error
+            interruptions.outputLost(error, playing: state == .playing || state == .loading)
             if state == .playing || state == .loading {
-                stopScanning()
+                timers.stopScanning()
                 state = .paused
             }
         case .outputReturned:
-            lostOutput = nil
-            if resumeWhenOutputReturns, settings.resumeOnReconnect, state == .paused { resumePlayback() }
-            resumeWhenOutputReturns = false
+            if interruptions.outputReturned(), settings.resumeOnReconnect, state == .paused { resumePlayback() }
         case .outputChanged:
-            lostOutput = nil
-            resumeWhenOutputReturns = false
+            interruptions.outputChanged()
         case .volumeChangedOutside(let outside):
             // The control was moved elsewhere: that is the volume now, within the limits
             // (a control set beyond max_volume is brought back to it).
@@ -541,13 +484,13 @@ final class PlayerMachine {
             break
         }
         // An event only for the log (a note, an underrun) tells no one.
-        if !changes.isEmpty { notify() }
+        if !outbox.changes.isEmpty { notify() }
     }
 
     /// The playing entry's tags changed: `plchanges` lists it again.
     private func currentTagsChanged() {
         queue.tagsChanged(at: cursor.currentPosition)
-        changes.formUnion([.tags, .playlist])
+        outbox.changed([.tags, .playlist])
     }
 
     // MARK: Queue edits
@@ -560,19 +503,19 @@ final class PlayerMachine {
     /// A new list is in place: `moved[old]` is each old entry's new position (nil: gone).
     /// Tokens, the track decoded next and the queue's history follow their entries.
     private func queueChanged(_ moved: [Int?]) {
-        let oldCurrent = playQueue.current
+        let oldCurrent = queue.order.current
         let wasPlaying = state == .playing || state == .loading
         // Failures in a row count against the list they happened in.
-        consecutiveFailures = 0
-        changes.insert(.playlist)
-        playQueue.remap(count: queue.count, moved: moved)
-        if let oldCurrent, oldCurrent >= moved.count || moved[oldCurrent] != oldCurrent { changes.insert(.track) }
+        cursor.failuresInARow = 0
+        outbox.changed(.playlist)
+        queue.order.remap(count: queue.count, moved: moved)
+        if let oldCurrent, oldCurrent >= moved.count || moved[oldCurrent] != oldCurrent { outbox.changed(.track) }
         // What the decoder has already gone on to plays as decoded: if any of it is gone
         // or out of order, start the current track again where it is heard. The track
         // named next is named again (or another) once the list is in place.
         let (aheadKept, wasNamed) = cursor.remap(moved)
         if wasNamed { tellEngineNext(nil) }
-        if let current = playQueue.current, cursor.current != nil {
+        if let current = queue.order.current, cursor.current != nil {
             if !aheadKept || !aheadFollows() {
                 start(position: current, fromFrame: heardFrame, paused: !wasPlaying, exactly: true)
             } else {
@@ -582,8 +525,8 @@ final class PlayerMachine {
             // The current entry went: the one now in its place takes over.
             let replacement = moved.prefix(oldCurrent).compactMap { $0 }.count
             if replacement < queue.count {
-                if playQueue.current != replacement { changes.insert(.track) }
-                playQueue.retarget(to: replacement)
+                if queue.order.current != replacement { outbox.changed(.track) }
+                queue.order.retarget(to: replacement)
                 if wasPlaying { start(position: replacement) } else { stopAtEnd() }
             } else {
                 stopAtEnd()
@@ -594,17 +537,17 @@ final class PlayerMachine {
 
     /// Whether the tracks the decoder went on to still follow the current one in play order.
     private func aheadFollows() -> Bool {
-        var expected = playQueue.upcoming
+        var expected = queue.order.upcoming
         for entry in cursor.ahead {
             guard entry.position == expected else { return false }
-            expected = playQueue.peekAfterUpcoming(entry.position)
+            expected = queue.order.peekAfterUpcoming(entry.position)
         }
         return true
     }
 
     /// With consume on, the entry that finished leaves the queue.
     private func consume(_ position: Int) {
-        guard playQueue.options.consume, let moved = queue.consume(position) else { return }
+        guard queue.order.options.consume, let moved = queue.consume(position) else { return }
         queueChanged(moved)
     }
 
@@ -636,8 +579,8 @@ final class PlayerMachine {
         case .paused: .paused
         case .stopped, .error: .stopped
         }
-        return PlaybackMemory(state: resting, path: path, frame: frame, volume: volume, mode: playQueue.mode,
-                              options: playQueue.options, queue: playQueue.memory, queueFingerprint: queue.fingerprint,
+        return PlaybackMemory(state: resting, path: path, frame: frame, volume: volume, mode: queue.order.mode,
+                              options: queue.order.options, queue: queue.order.memory, queueFingerprint: queue.fingerprint,
                               places: places.saved)
     }
 
@@ -646,9 +589,9 @@ final class PlayerMachine {
         var s = PlayerStatus.Fields()
         s.state = state
         s.queueLength = queue.count
-        s.queuePosition = cursor.current != nil ? playQueue.current : nil
-        s.selected = playQueue.current.map { QueueSpot(position: $0, id: queue.ids[$0]) }
-        s.upcoming = playQueue.upcoming.map { QueueSpot(position: $0, id: queue.ids[$0]) }
+        s.queuePosition = cursor.current != nil ? queue.order.current : nil
+        s.selected = queue.order.current.map { QueueSpot(position: $0, id: queue.ids[$0]) }
+        s.upcoming = queue.order.upcoming.map { QueueSpot(position: $0, id: queue.ids[$0]) }
         s.queueVersion = queue.version
         s.tagChanges = queue.tagChanges
         s.tracksVersion = queue.tracksVersion
@@ -657,7 +600,7 @@ final class PlayerMachine {
         s.info = cursor.currentInfo
         s.elapsed = elapsed
         s.duration = duration
-        s.options = playQueue.options
+        s.options = queue.order.options
         s.volume = volume
         s.route = snapshot.route
         s.mixer = snapshot.mixer
@@ -667,7 +610,7 @@ final class PlayerMachine {
             s.bufferedSeconds = (rate > 0 ? Double(snapshot.queuedFrames) / rate : 0) + stream.secondsAhead
             s.buffering = state == .playing && stream.waiting && snapshot.queuedFrames == 0
         }
-        s.lastError = lostOutput.map(Self.lossReason) ?? lastError ?? snapshot.error.map { "\($0)" }
+        s.lastError = interruptions.lostOutput.map(Self.lossReason) ?? lastError ?? snapshot.error.map { "\($0)" }
         return PlayerStatus(s)
     }
 
@@ -680,29 +623,17 @@ final class PlayerMachine {
         }
     }
 
-    /// Tells what changed since the last telling, with the status it made.
-    private func notify() {
-        outbox.append(.changed(changes, makeStatus()))
-        changes = []
-    }
+    /// Tells what changed since the last telling (`Player` adds the status).
+    private func notify() { outbox.postChanges() }
 
-    private func emit(_ event: PlayerEvent) {
-        outbox.append(event)
-    }
+    private func emit(_ event: PlayerEvent) { outbox.post(event) }
 
     /// While playing, observers also hear about progress once a second.
     private func startTicker() {
-        guard ticker == nil, !closed else { return }
-        let timer = DispatchSource.makeTimerSource(queue: timerQueue)
-        timer.schedule(deadline: .now() + 1, repeating: 1)
-        timer.setEventHandler { [reenter] in
-            reenter { machine in
-                guard machine.state == .playing else { return }
-                machine.notify()
-            }
+        timers.startTicking { machine in
+            guard machine.state == .playing else { return }
+            machine.notify()
         }
-        timer.resume()
-        ticker = timer
     }
 }
 

@@ -1,9 +1,12 @@
 /// The queue as clients see it: each track with the id it keeps while the list changes
 /// around it (MPD's `songid`), the version every change moves on, and the version at
-/// which each entry last got its id or place (MPD's `plchanges`). It only keeps the list;
-/// which entry plays is `PlayQueue`'s, and what the change means for the music is the
-/// player's.
+/// which each entry last got its id or place (MPD's `plchanges`); and `order`, which
+/// entry is current and which comes next. It only keeps the list; what a change means
+/// for the music is the player's.
 struct QueueEntries {
+    /// The current entry, the play options and the history (it follows the entries
+    /// through edits: the player remaps it with each change of the list).
+    var order: PlayQueue<SystemRandom>
     private(set) var tracks: [String] = []
     private(set) var ids: [Int] = []
     private(set) var lastId = 0
@@ -21,6 +24,11 @@ struct QueueEntries {
     private(set) var edited = false
     /// Names the track list, so a saved queue order is used only for the same tracks.
     private(set) var fingerprint = QueueFingerprint(paths: [])
+    /// The list holds only a track started ahead of the real list (a resume before the
+    /// library is loaded): what follows it is not known yet, so nothing is opened ahead.
+    private(set) var provisional = false
+
+    init(order: PlayQueue<SystemRandom>) { self.order = order }
 
     var count: Int { tracks.count }
     var isEmpty: Bool { tracks.isEmpty }
@@ -47,6 +55,7 @@ struct QueueEntries {
         }
         tracks = paths
         fingerprint = QueueFingerprint(paths: paths)
+        self.provisional = provisional
         return changed
     }
 
