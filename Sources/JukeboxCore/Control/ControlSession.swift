@@ -143,21 +143,26 @@ public final class ControlSession {
             list?.append(line)  // in place: a copy per line made long lists quadratic
             return .none
         }
-        // The line is split once; what is not a plain command is told by its first word.
+        // The line is split once, and its command looked up once.
         do {
             let request = try MPDProtocol.request(line)
-            let alone = request?.arguments.isEmpty ?? false
-            let command = request.flatMap { Self.commandsByName[$0.name] }
-            switch command {
-            case .idle?: return idle(request?.arguments ?? [])
-            case .listBegin? where alone: list = []; listBytes = 0; listOK = false; return .none
-            case .listOKBegin? where alone: list = []; listBytes = 0; listOK = true; return .none
-            case .close? where alone: return .close
-            case .noidle? where alone: return .none  // not idle: nothing to end, and MPD sends nothing
-            case .albumart?, .readpicture?:
-                // Pictures answer in binary, so outside command lists only (as clients send them).
-                if let request, let bytes = try pictureReply(request) { return .replyBytes(bytes) }
-            default: break
+            let command = request.flatMap { Self.commandTable[$0.name] }
+            if let request, let command {
+                switch command.run {
+                case .connection(let step) where command.arguments.contains(request.arguments.count):
+                    switch step {
+                    case .idle: return idle(request.arguments)
+                    case .listBegin: list = []; listBytes = 0; listOK = false; return .none
+                    case .listOKBegin: list = []; listBytes = 0; listOK = true; return .none
+                    case .close: return .close
+                    case .noidle: return .none  // not idle: nothing to end, and MPD sends nothing
+                    case .listEnd: break  // no list to end: `execute` answers
+                    }
+                case .binary(let reply):
+                    try admit(request, command)
+                    return .replyBytes(try reply(self, request))
+                default: break
+                }
             }
             switch try execute(request, command) {
             case .text(var reply):
@@ -196,7 +201,7 @@ public final class ControlSession {
         for i in first..<end {
             do {
                 let request = try MPDProtocol.request(lines[i])
-                switch try execute(request, request.flatMap { Self.commandsByName[$0.name] }) {
+                switch try execute(request, request.flatMap { Self.commandTable[$0.name] }) {
                 case .text(let text):
                     out += text
                 case .stream(let stream):
@@ -289,15 +294,6 @@ public final class ControlSession {
         + "plugin: mpg123\nsuffix: mp3\nmime_type: audio/mpeg\n"
         + "plugin: wave\nsuffix: wav\nmime_type: audio/wav\nmime_type: audio/x-wav\n"
 
-    /// What a client without the password may run: everything that only reads (MPD's
-    /// "read" permission).
-    static let readCommands: Set<String> = [
-        "albumart", "binarylimit", "close", "command_list_begin", "command_list_end", "command_list_ok_begin", "commands", "count",
-        "currentsong", "decoders", "find", "getvol", "idle", "list", "listall", "listallinfo", "listfiles", "listplaylist", "listplaylistinfo",
-        "listplaylists", "lsinfo", "noidle", "notcommands", "outputs", "password", "ping", "playlistfind", "playlistid", "playlistinfo",
-        "playlistsearch", "plchanges", "plchangesposid", "readpicture", "search", "stats", "status", "tagtypes", "urlhandlers",
-    ]
-
     /// Compares every byte, whatever differs first, so the time taken tells nothing.
     static func same(_ a: String, _ b: String) -> Bool {
         let (x, y) = (Array(a.utf8), Array(b.utf8))
@@ -306,235 +302,79 @@ public final class ControlSession {
         return differ == 0
     }
 
-    static let commands = (["clearerror", "close", "config", "password", "decoders", "disableoutput", "enableoutput", "notcommands", "outputs",
-                            "toggleoutput", "urlhandlers", "command_list_begin", "command_list_end", "command_list_ok_begin", "commands",
-                            "currentsong", "getvol", "idle", "next", "noidle", "pause", "ping", "play", "playid", "playlistid", "playlistinfo", "plchanges",
-                            "plchangesposid", "previous", "random", "repeat", "rescan", "seekcur", "setvol", "single", "status", "stop",
-                            "tagtypes", "update", "volume"] + queueCommands + databaseCommands + searchCommands + pictureCommands + playlistCommands).sorted()
-
-    /// The commands this file answers, found by one hashed lookup per line (a `switch`
-    /// over their names compared the name with each case in turn). The others are the
-    /// queue's, the library's, searching's and the stored playlists'.
-    private enum Command: String, CaseIterable {
-        case password, ping, outputs, enableoutput, disableoutput, toggleoutput, decoders, urlhandlers, notcommands
-        case clearerror, config, binarylimit, update, rescan, commands, commandlist, play, playid, pause, stop, next
-        case previous, seekcur, getvol, setvol, volume, random, `repeat`, single, tagtypes, status, currentsong
-        case plchanges, plchangesposid, playlistinfo, playlistid
-        /// About the connection itself: taken before `execute`, and outside command lists only.
-        case idle, close, noidle, albumart, readpicture
-        case listBegin = "command_list_begin", listOKBegin = "command_list_ok_begin"
-    }
-    private static let commandsByName = Dictionary(uniqueKeysWithValues: Command.allCases.map { ($0.rawValue, $0) })
-
     // MARK: Commands
 
-    /// Runs one command; `command` is its name looked up in `commandsByName`.
-    private func execute(_ request: MPDProtocol.Request?, _ command: Command?) throws -> Reply {
+    /// Every command the server answers, each declared once, in its area's file: adding
+    /// one to an area touches that file alone.
+    static let commandTable = CommandTable(sessionCommands + playerCommands + outputCommands + queueCommands + databaseCommands
+        + searchCommands + pictureCommands + playlistCommands)
+
+    /// Runs one command; `command` is its entry in `commandTable`.
+    private func execute(_ request: MPDProtocol.Request?, _ command: MPDCommand?) throws -> Reply {
         guard let request else { throw MPDProtocol.Ack(code: .unknown, message: "No command given") }
-        let name = request.name
-        let args = request.arguments
-        func arguments(_ range: ClosedRange<Int>) throws {
-            guard range.contains(args.count) else {
-                throw MPDProtocol.Ack(code: .argument, message: "wrong number of arguments for \"\(name)\"")
-            }
-        }
-        guard mayChange || Self.readCommands.contains(name) || !Self.commands.contains(name) else {
-            throw MPDProtocol.Ack(code: .permission, message: "you don't have permission for \"\(name)\"")
-        }
-        switch command {
-        case .password?:
-            try arguments(1...1)
-            guard !password.isEmpty, Self.same(args[0], password) else {
-                wrongPasswords += 1
+        // What the connection takes (idle, pictures...) reaches here only in a command list,
+        // or with arguments it does not take: no command, as ever.
+        guard let command, case .reply(let reply) = command.run else { throw Self.unknown(request.name) }
+        try admit(request, command)
+        return try reply(self, request)
+    }
+
+    /// Refuses a command this client may not run, then its arguments when too few or too many.
+    private func admit(_ request: MPDProtocol.Request, _ command: MPDCommand) throws {
+        guard mayChange || command.permission == .read else { throw command.denied }
+        if let refusal = command.refusal(arguments: request.arguments.count) { throw refusal }
+    }
+
+    private static func unknown(_ name: String) -> MPDProtocol.Ack {
+        MPDProtocol.Ack(code: .unknown, message: "unknown command \"\(String(name.prefix(64)))\"")
+    }
+
+    /// The commands about the session itself: the connection, the password, what this
+    /// client may run, the tags it wants, and what the server is.
+    static let sessionCommands: [MPDCommand] = [
+        .init("idle", .read, 0..., connection: .idle),
+        .init("noidle", .read, 0...0, connection: .noidle),
+        .init("close", .read, 0...0, connection: .close),
+        .init("command_list_begin", .read, 0...0, connection: .listBegin),
+        .init("command_list_ok_begin", .read, 0...0, connection: .listOKBegin),
+        .init("command_list_end", .read, 0...0, connection: .listEnd),
+        .init("password", .read, 1...1) { s, request in
+            guard !s.password.isEmpty, ControlSession.same(request.arguments[0], s.password) else {
+                s.wrongPasswords += 1
                 throw MPDProtocol.Ack(code: .password, message: "incorrect password")
             }
-            mayChange = true
-        case .ping?:
-            try arguments(0...0)
+            s.mayChange = true
             return ""
-        case .outputs?:
-            // The devices of the route, in priority order; the one playing says so.
-            try arguments(0...0)
-            let route = player.status.route
-            return .text(outputs.listed.enumerated().map { id, output in
-                var entry = "outputid: \(id)\noutputname: \(MPDProtocol.value(output.device))\n"
-                entry += "plugin: \(output.device == NullOutput.deviceName ? "null" : "alsa")\noutputenabled: \(output.on ? 1 : 0)\n"
-                if case .playingOn(let playing) = route, playing == output.device { entry += "attribute: playing=1\n" }
-                return entry
-            }.joined())
-        case .enableoutput?, .disableoutput?, .toggleoutput?:
-            try arguments(1...1)
-            let id = try Self.integer(args[0], name)
-            do {
-                if try outputs.set(id, on: name == "toggleoutput" ? nil : name == "enableoutput") { announce([.output]) }
-            } catch {
-                throw MPDProtocol.Ack(code: .noExist, message: "No such audio output")
-            }
-        case .decoders?:
-            try arguments(0...0)
-            return .text(Self.decoders)
-        case .urlhandlers?:
-            try arguments(0...0)
-            return "handler: http://\nhandler: https://\n"
-        case .notcommands?:
-            // What this client may not run until it sends the password.
-            try arguments(0...0)
-            return .text(mayChange ? "" : Self.commands.filter { !Self.readCommands.contains($0) }.map { "command: \($0)\n" }.joined())
-        case .clearerror?:
-            try arguments(0...0)
-            player.perform(.clearError)
-        case .config?:
-            try arguments(0...0)
-            guard local else { throw MPDProtocol.Ack(code: .permission, message: "Command only permitted to local clients") }
-            return "music_directory: \(MPDProtocol.value(String(library.root.dropLast())))\n"
-        case .binarylimit?:
-            try arguments(1...1)
-            let limit = try Self.integer(args[0], name)
-            guard limit >= 64 else { throw MPDProtocol.Ack(code: .argument, message: "Value too small") }
-            binaryLimit = min(limit, ControlServer.Limits().maximumCommandListBytes)
-        case .update?, .rescan?:
-            // The whole library is checked whatever the name: by folder time, that costs
-            // little more than the folder named, and a new folder is found anyway.
-            try arguments(0...1)
-            if let uri = args.first, library.path(for: uri) == nil { throw MPDProtocol.Ack(code: .argument, message: "Malformed path") }
-            guard let job = catalog.requestUpdate(everything: name == "rescan") else {
-                throw MPDProtocol.Ack(code: .noExist, message: "No database")
-            }
-            return "updating_db: \(job)\n"
-        case .commands?, .commandlist?:
-            return .text(Self.commands.filter { mayChange || Self.readCommands.contains($0) }.map { "command: \($0)\n" }.joined())
-        case .play?:
-            try arguments(0...1)
-            if let arg = args.first {
-                let position = try Self.integer(arg, name)
-                try player.perform { status in
-                    guard position >= 0, position < status.queueLength else {
-                        throw MPDProtocol.Ack(code: .argument, message: "Bad song index")
-                    }
-                    return .playPosition(position)
-                }
-            } else {
-                player.perform(.play)
-            }
-        case .playid?:
-            try arguments(0...1)
-            guard let arg = args.first else { player.perform(.play); break }
-            let id = try Self.integer(arg, name)
-            let listing = player.listing
-            guard let position = listing.ids.firstIndex(of: id) else {
-                throw MPDProtocol.Ack(code: .noExist, message: "No such song")
-            }
-            try player.perform { status in
-                guard status.tracksVersion == listing.tracksVersion else { throw MPDProtocol.Ack(code: .noExist, message: "No such song") }
-                return .playPosition(position)
-            }
-        case .pause?:
-            try arguments(0...1)
-            if let arg = args.first {
-                player.perform(try Self.boolean(arg, name) ? .pause : .play)
-            } else {
-                player.perform(.toggle)
-            }
-        case .stop?: try arguments(0...0); player.perform(.stop)
-        case .next?: try arguments(0...0); player.perform(.next)
-        case .previous?: try arguments(0...0); player.perform(.previous)
-        case .seekcur?:
-            try arguments(1...1)
-            let arg = args[0]
-            guard let seconds = Double(arg), seconds.isFinite else {
-                throw MPDProtocol.Ack(code: .argument, message: "Number expected: \(arg)")
-            }
-            player.perform(arg.hasPrefix("+") || arg.hasPrefix("-") ? .skip(seconds: seconds) : .seek(seconds: seconds))
-        case .getvol?:
-            try arguments(0...0)
-            return "volume: \(player.status.volume)\n"
-        case .setvol?:
-            try arguments(1...1)
-            let v = try Self.integer(args[0], name)
-            guard (0...100).contains(v) else { throw MPDProtocol.Ack(code: .argument, message: "Invalid volume value") }
-            player.perform(.setVolume(v))
-        case .volume?:
-            try arguments(1...1)
-            let delta = try Self.integer(args[0], name)
-            guard (-100...100).contains(delta) else { throw MPDProtocol.Ack(code: .argument, message: "Invalid volume value") }
-            // Read and set in one step under the player's lock, so a button press in between is kept.
-            player.perform { status in .setVolume(status.volume + delta) }
-        // Each switch set on its own, under the player's lock.
-        case .single?:
-            try arguments(1...1)
-            guard let single = MPDProtocol.single(args[0]) else {
-                throw MPDProtocol.Ack(code: .argument, message: "Boolean (0/1) or \"oneshot\" expected: \(args[0].prefix(64))")
-            }
-            player.perform(.setOption(.single(single)))
-        case .random?:
-            try arguments(1...1)
-            player.perform(.setOption(.random(try Self.boolean(args[0], name))))
-        case .`repeat`?:
-            try arguments(1...1)
-            player.perform(.setOption(.repeat(try Self.boolean(args[0], name))))
-        case .tagtypes?:
-            guard let sub = args.first else { return .text(MPDTag.allCases.filter(tags.contains).map { "tagtype: \($0.rawValue)\n" }.joined()) }
+        },
+        .init("ping", .read, 0...0) { _, _ in "" },
+        .init("commands", .read, 0...) { s, _ in .text(ControlSession.commandTable.commands(mayChange: s.mayChange)) },
+        .init("commandlist", .read, 0..., listed: false) { s, _ in .text(ControlSession.commandTable.commands(mayChange: s.mayChange)) },
+        .init("notcommands", .read, 0...0) { s, _ in .text(ControlSession.commandTable.notCommands(mayChange: s.mayChange)) },
+        .init("tagtypes", .read, 0...) { s, request in
+            let args = request.arguments
+            guard let sub = args.first else { return .text(MPDTag.allCases.filter(s.tags.contains).map { "tagtype: \($0.rawValue)\n" }.joined()) }
             switch sub {
-            case "all": tags = Set(MPDTag.allCases)
-            case "clear": tags = []
+            case "all": s.tags = Set(MPDTag.allCases)
+            case "clear": s.tags = []
             case "enable", "disable":
                 guard args.count > 1 else { throw MPDProtocol.Ack(code: .argument, message: "Not enough arguments") }
                 for word in args.dropFirst() where !MPDTag.isKnown(word) {
                     throw MPDProtocol.Ack(code: .argument, message: "Unknown tag type: \(word.prefix(64))")
                 }
                 let named = args.dropFirst().compactMap(MPDTag.init(named:))
-                if sub == "enable" { tags.formUnion(named) } else { tags.subtract(named) }
+                if sub == "enable" { s.tags.formUnion(named) } else { s.tags.subtract(named) }
             default:
                 throw MPDProtocol.Ack(code: .argument, message: "Unknown sub command")
             }
-        case .status?:
-            try arguments(0...0)
-            let status = player.status
-            return .text(Self.status(status, bitrate: status.state == .playing || status.state == .paused ? averageBitrate(status) : nil,
-                                     updating: catalog.updatingJob))
-        case .currentsong?:
-            try arguments(0...0)
-            let s = player.status
-            guard let spot = s.selected, let path = s.path ?? player.listing.paths[safe: spot.position] else { return "" }
-            return .text(song(path: path, spot: spot, tags: tags(of: path, position: spot.position, status: s, catalog: catalog.snapshot)))
-        case .plchanges?, .plchangesposid?:
-            try arguments(1...2)
-            let since = try Self.integer(args[0], name)
-            let s = player.status
-            let listing = player.listing
-            var positions = listing.changed(since: since)
-            if args.count == 2 {
-                let range = try Self.range(args[1], within: listing.paths.count)
-                positions = positions.filter(range.contains)
-            }
-            if name == "plchangesposid" {
-                return .stream(ReplyStream.items(positions.count) { k, out in
-                    out.append(contentsOf: "cpos: \(positions[k])\nId: \(listing.ids[positions[k]])\n".utf8)
-                })
-            }
-            return .stream(songs(positions, of: listing, status: s))
-        case .playlistinfo?, .playlistid?:
-            try arguments(0...1)
-            let s = player.status
-            let listing = player.listing
-            var range = 0..<listing.paths.count
-            if let arg = args.first {
-                if name == "playlistid" {
-                    let id = try Self.integer(arg, name)
-                    guard let at = listing.ids.firstIndex(of: id) else { throw MPDProtocol.Ack(code: .noExist, message: "No such song") }
-                    range = at..<at + 1
-                } else {
-                    range = try Self.range(arg, within: listing.paths.count)
-                }
-            }
-            return .stream(songs(range, of: listing, status: s))
-        case nil, .idle?, .close?, .noidle?, .albumart?, .readpicture?, .listBegin?, .listOKBegin?:
-            if let reply = try queueCommand(name, args) { return .text(reply) }
-            if let reply = try databaseCommand(name, args) ?? searchCommand(name, args) ?? playlistCommand(name, args) { return reply }
-            throw MPDProtocol.Ack(code: .unknown, message: "unknown command \"\(String(name.prefix(64)))\"")
-        }
-        return ""
-    }
+            return ""
+        },
+        .init("config", .change, 0...0) { s, _ in
+            guard s.local else { throw MPDProtocol.Ack(code: .permission, message: "Command only permitted to local clients") }
+            return "music_directory: \(MPDProtocol.value(String(s.library.root.dropLast())))\n"
+        },
+        .init("decoders", .read, 0...0) { _, _ in .text(ControlSession.decoders) },
+        .init("urlhandlers", .read, 0...0) { _, _ in "handler: http://\nhandler: https://\n" },
+    ]
 
     static func integer(_ text: String, _ command: String) throws -> Int {
         guard let n = Int(text) else { throw MPDProtocol.Ack(code: .argument, message: "Integer expected: \(text.prefix(64))") }

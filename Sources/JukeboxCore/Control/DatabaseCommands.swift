@@ -3,19 +3,34 @@ import Glibc
 #endif
 
 /// MPD's commands that browse the library (its database): lsinfo, listall, listallinfo,
-/// listfiles and stats. Folders are those of the music folder that hold tracks; names
+/// listfiles and stats; and update and rescan, which have it scanned. Folders are those of the music folder that hold tracks; names
 /// are relative to it, and one that names nothing in the library is "No such directory".
 extension ControlSession {
-    static let databaseCommands = ["listall", "listallinfo", "listfiles", "lsinfo", "stats"]
+    static let databaseCommands: [MPDCommand] = [
+        .init("lsinfo", .read, 0...1) { s, request in try s.browse(request) },
+        .init("listfiles", .read, 0...1) { s, request in try s.browse(request) },
+        .init("listall", .read, 0...1) { s, request in try s.browse(request) },
+        .init("listallinfo", .read, 0...1) { s, request in try s.browse(request) },
+        .init("stats", .read, 0...0) { s, _ in .text(s.stats(s.catalog.snapshot)) },
+        .init("update", .change, 0...1) { s, request in try s.update(request, everything: false) },
+        .init("rescan", .change, 0...1) { s, request in try s.update(request, everything: true) },
+    ]
 
-    /// The reply to a database command; nil when `name` is not one.
-    func databaseCommand(_ name: String, _ args: [String]) throws -> Reply? {
-        guard Self.databaseCommands.contains(name) else { return nil }
-        guard args.count <= (name == "stats" ? 0 : 1) else {
-            throw MPDProtocol.Ack(code: .argument, message: "wrong number of arguments for \"\(name)\"")
+    /// `update [URI]` and `rescan [URI]` (`everything`: tags read again): the whole library
+    /// is checked whatever the folder named: by folder time, that costs little more than
+    /// the folder, and a new folder is found anyway.
+    private func update(_ request: MPDProtocol.Request, everything: Bool) throws -> Reply {
+        if let uri = request.arguments.first, library.path(for: uri) == nil { throw MPDProtocol.Ack(code: .argument, message: "Malformed path") }
+        guard let job = catalog.requestUpdate(everything: everything) else {
+            throw MPDProtocol.Ack(code: .noExist, message: "No database")
         }
+        return "updating_db: \(job)\n"
+    }
+
+    /// `lsinfo`, `listfiles`, `listall` or `listallinfo` of the folder (or file) named.
+    private func browse(_ request: MPDProtocol.Request) throws -> Reply {
+        let (name, args) = (request.name, request.arguments)
         let known = catalog.snapshot
-        if name == "stats" { return .text(stats(known)) }
         let uri = args.first ?? ""
         guard let folder = library.path(for: uri) else { throw MPDProtocol.Ack(code: .noExist, message: "No such directory") }
         if let at = known.positions[folder] {

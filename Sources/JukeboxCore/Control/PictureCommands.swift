@@ -6,21 +6,29 @@
 /// for from the file, and `readpicture` takes it from `EmbeddedPictureCache`, one picture
 /// shared by every client. A crowd fetching big covers costs one picture, not one each.
 extension ControlSession {
-    static let pictureCommands = ["albumart", "binarylimit", "readpicture"]
+    static let pictureCommands: [MPDCommand] = [
+        .init("albumart", .read, 2...2, binary: { s, request in try s.picture(request, embedded: false) }),
+        .init("readpicture", .read, 2...2, binary: { s, request in try s.picture(request, embedded: true) }),
+        .init("binarylimit", .read, 1...1) { s, request in
+            let limit = try ControlSession.integer(request.arguments[0], request.name)
+            guard limit >= 64 else { throw MPDProtocol.Ack(code: .argument, message: "Value too small") }
+            s.binaryLimit = min(limit, ControlServer.Limits().maximumCommandListBytes)
+            return ""
+        },
+    ]
 
-    /// The reply to `albumart` or `readpicture` (binary), or nil for any other command.
-    func pictureReply(_ request: MPDProtocol.Request) throws -> [UInt8]? {
-        let (name, arguments) = (request.name, request.arguments)
-        guard name == "albumart" || name == "readpicture" else { return nil }
-        guard arguments.count == 2 else { throw MPDProtocol.Ack(code: .argument, message: "wrong number of arguments for \"\(name)\"") }
+    /// The chunk of the song's picture file (or `embedded` picture) the request asks for,
+    /// with MPD's head and `OK`.
+    private func picture(_ request: MPDProtocol.Request, embedded: Bool) throws -> [UInt8] {
+        let arguments = request.arguments
         guard let offset = Int(arguments[1]), offset >= 0 else { throw MPDProtocol.Ack(code: .argument, message: "Integer expected: \(arguments[1].prefix(64))") }
         guard let path = library.path(for: arguments[0]), catalog.snapshot.positions[path] != nil else {
             throw MPDProtocol.Ack(code: .noExist, message: "No such song")
         }
-        let found = try name == "albumart" ? folderPicture(of: path, offset: offset) : embeddedPicture(of: path, offset: offset)
+        let found = try embedded ? embeddedPicture(of: path, offset: offset) : folderPicture(of: path, offset: offset)
         guard let (size, type, chunk) = found else {
             // MPD: no embedded picture is an empty answer; no picture file is an error.
-            if name == "readpicture" { return Array("OK\n".utf8) }
+            if embedded { return Array("OK\n".utf8) }
             throw MPDProtocol.Ack(code: .noExist, message: "No file exists")
         }
         var head = "size: \(size)\n"

@@ -8,132 +8,124 @@ import Glibc
 /// changed by clients. Only the library's tracks are added or loaded from a playlist:
 /// an entry naming another file is passed over.
 extension ControlSession {
-    static let playlistCommands = ["listplaylist", "listplaylistinfo", "listplaylists", "load", "playlistadd", "playlistclear",
-                                   "playlistdelete", "playlistmove", "rename", "rm", "save"]
+    static let playlistCommands: [MPDCommand] = [
+        .init("listplaylists", .read, 0...0) { s, _ in .text(s.playlists.list().map(ControlSession.listed).joined()) },
+        .init("listplaylist", .read, 1...2) { s, request in try s.listPlaylist(request, songs: false) },
+        .init("listplaylistinfo", .read, 1...2) { s, request in try s.listPlaylist(request, songs: true) },
+        .init("load", .change, 1...3) { s, request in
+            let args = request.arguments
+            let file = try s.storedFile(args[0])
+            return s.afterReading({ try ControlSession.acked { () throws(StoredPlaylists.Failure) in try StoredPlaylists.entries(of: file()) } }) { [unowned s] all in
+                let tracks = args.count >= 2 ? all[try ControlSession.range(args[1], within: all.count)] : all[...]
+                let known = s.catalog.snapshot
+                let playable = tracks.filter { known.positions[$0] != nil }
+                try s.editQueue { draft in
+                    try draft.insert(playable, at: args.count == 3 ? try ControlSession.insertion(args[2], in: draft) : nil)
+                }
+                return ""
+            }
+        },
+        .init("save", .change, 1...2) { s, request in
+            // MPD 0.24's modes too: create (the default), append, replace.
+            let (args, playlists, queue) = (request.arguments, s.playlists, s.player.listing.paths)
+            switch args.count == 2 ? args[1] : "create" {
+            case "create": return s.changePlaylist { try playlists.write(args[0], queue, mustBeNew: true) }
+            case "replace": return s.changePlaylist { try playlists.write(args[0], queue) }
+            case "append": return s.changePlaylist { try playlists.edit(args[0], creating: true) { $0 += queue } }
+            default: throw MPDProtocol.Ack(code: .argument, message: "Unrecognized save mode: \(args[1].prefix(64))")
+            }
+        },
+        .init("rm", .change, 1...1) { s, request in
+            let (args, playlists) = (request.arguments, s.playlists)
+            return s.changePlaylist { try playlists.remove(args[0]) }
+        },
+        .init("rename", .change, 2...2) { s, request in
+            let (args, playlists) = (request.arguments, s.playlists)
+            return s.changePlaylist { try playlists.rename(args[0], to: args[1]) }
+        },
+        .init("playlistclear", .change, 1...1) { s, request in
+            let (args, playlists) = (request.arguments, s.playlists)
+            return s.changePlaylist { try playlists.edit(args[0], creating: true) { $0.removeAll() } }
+        },
+        .init("playlistadd", .change, 2...3) { s, request in
+            let (args, playlists) = (request.arguments, s.playlists)
+            // A URL is kept as it is, as `add` queues it.
+            let found = try s.tracks(named: args[1])
+            guard !found.isEmpty else { throw MPDProtocol.Ack(code: .noExist, message: "No such directory") }
+            let position = try args.count == 3 ? ControlSession.integer(args[2], request.name) : nil
+            return s.changePlaylist {
+                try playlists.edit(args[0], creating: true) { tracks throws(StoredPlaylists.Failure) in
+                    let at = position ?? tracks.count
+                    guard at >= 0, at <= tracks.count else { throw .badPosition }
+                    tracks.insert(contentsOf: found, at: at)
+                }
+            }
+        },
+        .init("playlistdelete", .change, 2...2) { s, request in
+            let (args, playlists) = (request.arguments, s.playlists)
+            let spec = args[1]
+            return s.changePlaylist {
+                try playlists.edit(args[0]) { tracks throws(StoredPlaylists.Failure) in
+                    guard let range = try? ControlSession.range(spec, within: tracks.count), !range.isEmpty else { throw .badPosition }
+                    tracks.removeSubrange(range)
+                }
+            }
+        },
+        .init("playlistmove", .change, 3...3) { s, request in
+            let (args, playlists) = (request.arguments, s.playlists)
+            let (spec, to) = (args[1], try ControlSession.integer(args[2], request.name))
+            return s.changePlaylist {
+                try playlists.edit(args[0]) { tracks throws(StoredPlaylists.Failure) in
+                    guard let range = try? ControlSession.range(spec, within: tracks.count), !range.isEmpty,
+                          to >= 0, to + range.count <= tracks.count else { throw .badPosition }
+                    let moving = Array(tracks[range])
+                    tracks.removeSubrange(range)
+                    tracks.insert(contentsOf: moving, at: to)
+                }
+            }
+        },
+    ]
 
-    /// The reply to a stored playlist command; nil when `name` is not one.
-    func playlistCommand(_ name: String, _ args: [String]) throws -> Reply? {
-        guard Self.playlistCommands.contains(name) else { return nil }
-        func arguments(_ range: ClosedRange<Int>) throws {
-            guard range.contains(args.count) else {
-                throw MPDProtocol.Ack(code: .argument, message: "wrong number of arguments for \"\(name)\"")
-            }
-        }
-        // A change to a playlist file, made off the control thread.
-        let change: @Sendable () throws -> Void
-        let playlists = self.playlists
-        do {
-            switch name {
-            case "listplaylists":
-                try arguments(0...0)
-                return .text(playlists.list().map(Self.listed).joined())
-            case "listplaylist", "listplaylistinfo":
-                // Found (and, for a range, counted) on the file thread: a playlist of 89,000
-                // lines must not hold up the others. Listed as the client reads: never whole
-                // in memory.
-                try arguments(1...2)
-                let file = try storedFile(args[0])
-                let ranged = args.count == 2
-                return afterReading({
-                    try Self.acked { () throws(StoredPlaylists.Failure) in
-                        let path = try file()
-                        return StoredPlaylistFile(path: path, count: ranged ? try StoredPlaylists.count(of: path) : nil)
-                    }
-                }, then: { [unowned self] found in
-                    let range = try found.count.map { try Self.range(args[1], within: $0) } ?? 0..<Int.max
-                    var tracks = try Self.acked { () throws(StoredPlaylists.Failure) in try StoredPlaylists.tracks(of: found.path) }
-                    let known = catalog.snapshot
-                    var (skip, left) = (range.lowerBound, range.count)
-                    return .stream(ReplyStream.items(until: { [unowned self] out in
-                        // The file's end, a file cut short since it was counted, or a line too
-                        // long to be a path ends the listing there.
-                        guard left > 0, let path = try? tracks.next() else { return false }
-                        guard skip == 0 else {
-                            skip -= 1
-                            return true
-                        }
-                        left -= 1
-                        if name == "listplaylist" {
-                            out.append(contentsOf: "file: \(MPDProtocol.value(library.uri(path)))\n".utf8)
-                        } else {
-                            appendSong(to: &out, path: path, spot: nil, tags: known.tags(of: path))
-                        }
-                        return true
-                    }))
-                })
-            case "load":
-                try arguments(1...3)
-                let file = try storedFile(args[0])
-                return afterReading({ try Self.acked { () throws(StoredPlaylists.Failure) in try StoredPlaylists.entries(of: file()) } }) { [unowned self] all in
-                    let tracks = args.count >= 2 ? all[try Self.range(args[1], within: all.count)] : all[...]
-                    let known = catalog.snapshot
-                    let playable = tracks.filter { known.positions[$0] != nil }
-                    try editQueue { draft in
-                        try draft.insert(playable, at: args.count == 3 ? try Self.insertion(args[2], in: draft) : nil)
-                    }
-                    return ""
-                }
-            case "save":
-                // MPD 0.24's modes too: create (the default), append, replace.
-                try arguments(1...2)
-                let queue = player.listing.paths
-                switch args.count == 2 ? args[1] : "create" {
-                case "create": change = { try playlists.write(args[0], queue, mustBeNew: true) }
-                case "replace": change = { try playlists.write(args[0], queue) }
-                case "append": change = { try playlists.edit(args[0], creating: true) { $0 += queue } }
-                default: throw MPDProtocol.Ack(code: .argument, message: "Unrecognized save mode: \(args[1].prefix(64))")
-                }
-            case "rm":
-                try arguments(1...1)
-                change = { try playlists.remove(args[0]) }
-            case "rename":
-                try arguments(2...2)
-                change = { try playlists.rename(args[0], to: args[1]) }
-            case "playlistclear":
-                try arguments(1...1)
-                change = { try playlists.edit(args[0], creating: true) { $0.removeAll() } }
-            case "playlistadd":
-                try arguments(2...3)
-                // A URL is kept as it is, as `add` queues it.
-                let found = try tracks(named: args[1])
-                guard !found.isEmpty else { throw MPDProtocol.Ack(code: .noExist, message: "No such directory") }
-                let position = try args.count == 3 ? Self.integer(args[2], name) : nil
-                change = {
-                    try playlists.edit(args[0], creating: true) { tracks throws(StoredPlaylists.Failure) in
-                        let at = position ?? tracks.count
-                        guard at >= 0, at <= tracks.count else { throw .badPosition }
-                        tracks.insert(contentsOf: found, at: at)
-                    }
-                }
-            case "playlistdelete":
-                try arguments(2...2)
-                let spec = args[1]
-                change = {
-                    try playlists.edit(args[0]) { tracks throws(StoredPlaylists.Failure) in
-                        guard let range = try? Self.range(spec, within: tracks.count), !range.isEmpty else { throw .badPosition }
-                        tracks.removeSubrange(range)
-                    }
-                }
-            case "playlistmove":
-                try arguments(3...3)
-                let (spec, to) = (args[1], try Self.integer(args[2], name))
-                change = {
-                    try playlists.edit(args[0]) { tracks throws(StoredPlaylists.Failure) in
-                        guard let range = try? Self.range(spec, within: tracks.count), !range.isEmpty,
-                              to >= 0, to + range.count <= tracks.count else { throw .badPosition }
-                        let moving = Array(tracks[range])
-                        tracks.removeSubrange(range)
-                        tracks.insert(contentsOf: moving, at: to)
-                    }
-                }
-            default:
-                return nil
-            }
-        } catch let failure as StoredPlaylists.Failure {
-            throw Self.ack(failure)
-        }
-        // The file is read and written on the file thread, as listing reads it.
+    /// `listplaylist` (files) and `listplaylistinfo` (`songs`), of a range of it too.
+    /// Found (and, for a range, counted) on the file thread: a playlist of 89,000 lines
+    /// must not hold up the others. Listed as the client reads: never whole in memory.
+    private func listPlaylist(_ request: MPDProtocol.Request, songs: Bool) throws -> Reply {
+        let args = request.arguments
+        let file = try storedFile(args[0])
+        let ranged = args.count == 2
         return afterReading({
+            try Self.acked { () throws(StoredPlaylists.Failure) in
+                let path = try file()
+                return StoredPlaylistFile(path: path, count: ranged ? try StoredPlaylists.count(of: path) : nil)
+            }
+        }, then: { [unowned self] found in
+            let range = try found.count.map { try Self.range(args[1], within: $0) } ?? 0..<Int.max
+            var tracks = try Self.acked { () throws(StoredPlaylists.Failure) in try StoredPlaylists.tracks(of: found.path) }
+            let known = catalog.snapshot
+            var (skip, left) = (range.lowerBound, range.count)
+            return .stream(ReplyStream.items(until: { [unowned self] out in
+                // The file's end, a file cut short since it was counted, or a line too
+                // long to be a path ends the listing there.
+                guard left > 0, let path = try? tracks.next() else { return false }
+                guard skip == 0 else {
+                    skip -= 1
+                    return true
+                }
+                left -= 1
+                if songs {
+                    appendSong(to: &out, path: path, spot: nil, tags: known.tags(of: path))
+                } else {
+                    out.append(contentsOf: "file: \(MPDProtocol.value(library.uri(path)))\n".utf8)
+                }
+                return true
+            }))
+        })
+    }
+
+    /// Makes `change` to a playlist file on the file thread, as listing reads it, then
+    /// tells every idle client.
+    private func changePlaylist(_ change: @escaping @Sendable () throws -> Void) -> Reply {
+        afterReading({
             do {
                 try change()
             } catch let failure as StoredPlaylists.Failure {
@@ -150,7 +142,7 @@ extension ControlSession {
     /// the name is checked here, the folder looked in by the caller's thread.
     private func storedFile(_ name: String) throws -> @Sendable () throws(StoredPlaylists.Failure) -> String {
         if name.contains("/" as Character) {
-            guard let found = catalog.snapshot.playlists.first(where: { library.uri($0.path) == name }) else { throw StoredPlaylists.Failure.notFound }
+            guard let found = catalog.snapshot.playlists.first(where: { library.uri($0.path) == name }) else { throw Self.ack(.notFound) }
             let path = found.path
             return { path }
         }

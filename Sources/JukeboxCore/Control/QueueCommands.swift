@@ -2,96 +2,106 @@
 /// consume. Each is one `Player.editQueue` step, refused as a whole with MPD's ACK when a
 /// position, id or name is wrong.
 extension ControlSession {
-    static let queueCommands = ["add", "addid", "clear", "consume", "delete", "deleteid", "move", "moveid", "seek", "seekid",
-                                "shuffle", "swap", "swapid"]
-
-    /// The reply to a queue command; nil when `name` is not one.
-    func queueCommand(_ name: String, _ args: [String]) throws -> String? {
-        func arguments(_ range: ClosedRange<Int>) throws {
-            guard range.contains(args.count) else {
-                throw MPDProtocol.Ack(code: .argument, message: "wrong number of arguments for \"\(name)\"")
-            }
-        }
-        switch name {
-        case "add", "addid":
-            try arguments(1...2)
-            let found = try tracks(named: args[0])
-            guard !found.isEmpty else { throw MPDProtocol.Ack(code: .noExist, message: "No such directory") }
-            guard name == "add" || found.count == 1 else { throw MPDProtocol.Ack(code: .noExist, message: "Not a file") }
-            let ids = try editQueue { draft in
-                try draft.insert(found, at: args.count == 2 ? try Self.insertion(args[1], in: draft) : nil)
-            }
-            return name == "addid" ? "Id: \(ids[0])\n" : ""
-        case "delete":
-            try arguments(1...1)
-            try editQueue { draft in try draft.remove(try Self.range(args[0], within: draft.count)) }
-        case "deleteid":
-            try arguments(1...1)
-            let id = try Self.integer(args[0], name)
-            try editQueue { draft in
+    static let queueCommands: [MPDCommand] = [
+        .init("add", .change, 1...2) { s, request in try s.add(request.arguments, one: false); return "" },
+        .init("addid", .change, 1...2) { s, request in "Id: \(try s.add(request.arguments, one: true)[0])\n" },
+        .init("delete", .change, 1...1) { s, request in
+            try s.editQueue { draft in try draft.remove(try ControlSession.range(request.arguments[0], within: draft.count)) }
+            return ""
+        },
+        .init("deleteid", .change, 1...1) { s, request in
+            let id = try ControlSession.integer(request.arguments[0], request.name)
+            try s.editQueue { draft in
                 let at = try draft.position(ofId: id)
                 try draft.remove(at..<at + 1)
             }
-        case "seek", "seekid":
-            // The entry playing seeks; another starts at that time (at the frame the
-            // library's format gives, so nothing is heard before it).
-            try arguments(2...2)
-            let key = try Self.integer(args[0], name)
-            guard let seconds = Double(args[1]), seconds.isFinite, seconds >= 0 else {
-                throw MPDProtocol.Ack(code: .argument, message: "Number expected: \(args[1].prefix(64))")
-            }
-            let listing = player.listing
-            let found = name == "seek" ? (listing.paths.indices.contains(key) ? key : nil) : listing.ids.firstIndex(of: key)
-            guard let position = found else {
-                throw MPDProtocol.Ack(code: name == "seek" ? .argument : .noExist, message: name == "seek" ? "Bad song index" : "No such song")
-            }
-            let rate = catalog.snapshot.tags(of: listing.paths[position])?.format?.split(separator: ":").first.flatMap { Int($0) }
-            try player.perform { status in
-                guard status.tracksVersion == listing.tracksVersion else { throw MPDProtocol.Ack(code: .noExist, message: "No such song") }
-                if status.queuePosition == position, status.state != .stopped { return .seek(seconds: seconds) }
-                guard let rate else { return .playPosition(position) }
-                return .playFrom(position: position, frame: Int64(seconds * Double(rate)))
-            }
-        case "prio", "prioid":
-            // Not listed in `commands`: priorities order what random plays first, and this
-            // box's random gives every entry the same chance. Said plainly, not taken and ignored.
-            throw MPDProtocol.Ack(code: .unknown, message: "priorities are not supported: random play gives every entry the same chance")
-        case "clear":
-            try arguments(0...0)
-            try editQueue { draft in draft.removeAll() }
-        case "move":
-            try arguments(2...2)
-            let to = try Self.integer(args[1], name)
-            try editQueue { draft in try draft.move(try Self.range(args[0], within: draft.count), to: to) }
-        case "moveid":
-            try arguments(2...2)
-            let (id, to) = (try Self.integer(args[0], name), try Self.integer(args[1], name))
-            try editQueue { draft in
+            return ""
+        },
+        .init("seek", .change, 2...2) { s, request in try s.seek(request, byId: false); return "" },
+        .init("seekid", .change, 2...2) { s, request in try s.seek(request, byId: true); return "" },
+        // Not listed in `commands`: priorities order what random plays first, and this
+        // box's random gives every entry the same chance. Said plainly, not taken and ignored.
+        .init("prio", .read, 0..., listed: false) { _, _ in throw ControlSession.noPriorities },
+        .init("prioid", .read, 0..., listed: false) { _, _ in throw ControlSession.noPriorities },
+        .init("clear", .change, 0...0) { s, _ in
+            try s.editQueue { draft in draft.removeAll() }
+            return ""
+        },
+        .init("move", .change, 2...2) { s, request in
+            let args = request.arguments
+            let to = try ControlSession.integer(args[1], request.name)
+            try s.editQueue { draft in try draft.move(try ControlSession.range(args[0], within: draft.count), to: to) }
+            return ""
+        },
+        .init("moveid", .change, 2...2) { s, request in
+            let args = request.arguments
+            let (id, to) = (try ControlSession.integer(args[0], request.name), try ControlSession.integer(args[1], request.name))
+            try s.editQueue { draft in
                 let at = try draft.position(ofId: id)
                 try draft.move(at..<at + 1, to: to)
             }
-        case "swap":
-            try arguments(2...2)
-            let (a, b) = (try Self.integer(args[0], name), try Self.integer(args[1], name))
-            try editQueue { draft in try draft.swap(a, b) }
-        case "swapid":
-            try arguments(2...2)
-            let (a, b) = (try Self.integer(args[0], name), try Self.integer(args[1], name))
-            try editQueue { draft in try draft.swap(try draft.position(ofId: a), try draft.position(ofId: b)) }
-        case "shuffle":
-            try arguments(0...1)
-            try editQueue { draft in
+            return ""
+        },
+        .init("swap", .change, 2...2) { s, request in
+            let args = request.arguments
+            let (a, b) = (try ControlSession.integer(args[0], request.name), try ControlSession.integer(args[1], request.name))
+            try s.editQueue { draft in try draft.swap(a, b) }
+            return ""
+        },
+        .init("swapid", .change, 2...2) { s, request in
+            let args = request.arguments
+            let (a, b) = (try ControlSession.integer(args[0], request.name), try ControlSession.integer(args[1], request.name))
+            try s.editQueue { draft in try draft.swap(try draft.position(ofId: a), try draft.position(ofId: b)) }
+            return ""
+        },
+        .init("shuffle", .change, 0...1) { s, request in
+            let args = request.arguments
+            try s.editQueue { draft in
                 var generator = SystemRandomNumberGenerator()
-                try draft.shuffle(args.isEmpty ? 0..<draft.count : try Self.range(args[0], within: draft.count), using: &generator)
+                try draft.shuffle(args.isEmpty ? 0..<draft.count : try ControlSession.range(args[0], within: draft.count), using: &generator)
             }
-        case "consume":
-            try arguments(1...1)
-            let on = try Self.boolean(args[0], name)
-            player.perform(.setOption(.consume(on)))
-        default:
-            return nil
+            return ""
+        },
+        .init("consume", .change, 1...1) { s, request in
+            s.player.perform(.setOption(.consume(try ControlSession.boolean(request.arguments[0], request.name))))
+            return ""
+        },
+    ]
+
+    private static let noPriorities = MPDProtocol.Ack(code: .unknown, message: "priorities are not supported: random play gives every entry the same chance")
+
+    /// `add URI [POSITION]` (`one`: `addid`, a single file): queues the library's tracks
+    /// under the name, or a URL; returns the new entries' ids.
+    @discardableResult
+    private func add(_ args: [String], one: Bool) throws -> [Int] {
+        let found = try tracks(named: args[0])
+        guard !found.isEmpty else { throw MPDProtocol.Ack(code: .noExist, message: "No such directory") }
+        guard !one || found.count == 1 else { throw MPDProtocol.Ack(code: .noExist, message: "Not a file") }
+        return try editQueue { draft in
+            try draft.insert(found, at: args.count == 2 ? try Self.insertion(args[1], in: draft) : nil)
         }
-        return ""
+    }
+
+    /// `seek POSITION TIME` (`byId`: `seekid ID TIME`): the entry playing seeks; another
+    /// starts at that time (at the frame the library's format gives, so nothing is heard before it).
+    private func seek(_ request: MPDProtocol.Request, byId: Bool) throws {
+        let args = request.arguments
+        let key = try Self.integer(args[0], request.name)
+        guard let seconds = Double(args[1]), seconds.isFinite, seconds >= 0 else {
+            throw MPDProtocol.Ack(code: .argument, message: "Number expected: \(args[1].prefix(64))")
+        }
+        let listing = player.listing
+        let found = byId ? listing.ids.firstIndex(of: key) : (listing.paths.indices.contains(key) ? key : nil)
+        guard let position = found else {
+            throw byId ? MPDProtocol.Ack(code: .noExist, message: "No such song") : MPDProtocol.Ack(code: .argument, message: "Bad song index")
+        }
+        let rate = catalog.snapshot.tags(of: listing.paths[position])?.format?.split(separator: ":").first.flatMap { Int($0) }
+        try player.perform { status in
+            guard status.tracksVersion == listing.tracksVersion else { throw MPDProtocol.Ack(code: .noExist, message: "No such song") }
+            if status.queuePosition == position, status.state != .stopped { return .seek(seconds: seconds) }
+            guard let rate else { return .playPosition(position) }
+            return .playFrom(position: position, frame: Int64(seconds * Double(rate)))
+        }
     }
 
     /// Applies `change` to the player's queue in one step, turning a refused position or id

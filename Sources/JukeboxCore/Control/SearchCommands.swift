@@ -2,145 +2,163 @@
 /// findadd and searchadd, count and list (with `group`), over the catalog's tags; and
 /// playlistfind and playlistsearch, over the queue.
 extension ControlSession {
-    static let searchCommands = ["count", "find", "findadd", "list", "playlistfind", "playlistsearch", "search", "searchadd"]
+    static let searchCommands: [MPDCommand] = [
+        .init("find", .read, 0...) { s, request in try s.find(request, foldCase: false) },
+        .init("search", .read, 0...) { s, request in try s.find(request, foldCase: true) },
+        .init("findadd", .change, 0...) { s, request in try s.find(request, foldCase: false) },
+        .init("searchadd", .change, 0...) { s, request in try s.find(request, foldCase: true) },
+        .init("playlistfind", .read, 0...) { s, request in try s.findInQueue(request.arguments, foldCase: false) },
+        .init("playlistsearch", .read, 0...) { s, request in try s.findInQueue(request.arguments, foldCase: true) },
+        .init("count", .read, 0...) { s, request in try s.countSongs(request.arguments) },
+        .init("list", .read, 1...) { s, request in try s.listValues(request.arguments) },
+    ]
 
-    /// The reply to a search command; nil when `name` is not one.
-    func searchCommand(_ name: String, _ args: [String]) throws -> Reply? {
-        guard Self.searchCommands.contains(name) else { return nil }
+    /// `playlistfind` and `playlistsearch` (`foldCase`): the queue's entries that match.
+    private func findInQueue(_ args: [String], foldCase fold: Bool) throws -> Reply {
         let known = catalog.snapshot
-        let fold = name.hasPrefix("search") || name == "playlistsearch"
-        switch name {
-        case "playlistfind", "playlistsearch":
-            let (filter, used) = try Self.filter(args[...], foldCase: fold)
-            guard used == args.count else { throw MPDProtocol.Ack(code: .argument, message: "Unknown argument: \(args[used].prefix(32))") }
-            let status = player.status
-            let listing = player.listing
-            let test = filter.test(foldCase: fold)
-            let found = listing.paths.indices.filter { at in
-                test(tags(of: listing.paths[at], position: at, status: status, catalog: known) ?? SongTags(), { library.uri(listing.paths[at]) })
-            }
-            return .stream(songs(found, of: listing, status: status))
-        case "find", "search", "findadd", "searchadd":
-            let (filter, used) = try Self.filter(args[...], foldCase: fold)
-            var options = args.dropFirst(used)
-            var window: Range<Int>?
-            var sortTag: MPDTag?
-            var descending = false
-            var position: String?
-            while let word = options.first {
-                guard options.count >= 2 else { throw MPDProtocol.Ack(code: .argument, message: "Missing argument for \(word.prefix(32))") }
-                let value = options[options.startIndex + 1]
-                switch word.lowercased() {
-                case "window": window = try Self.range(value, within: .max)
-                case "sort":
-                    descending = value.hasPrefix("-")
-                    guard let tag = MPDTag(named: descending ? String(value.dropFirst()) : value) else {
-                        throw MPDProtocol.Ack(code: .argument, message: "Unknown sort tag: \(value.prefix(64))")
-                    }
-                    sortTag = tag
-                case "position" where name.hasSuffix("add"): position = value
-                default: throw MPDProtocol.Ack(code: .argument, message: "Unknown argument: \(word.prefix(32))")
-                }
-                options = options.dropFirst(2)
-            }
-            let test = filter.test(foldCase: fold)
-            // Positions in the snapshot, not copies of the tracks: 100,000 may match.
-            let tracks = known.tracks
-            var found = tracks.indices.filter { at in test(tracks[at].tags, { library.uri(tracks[at].path) }) }
-            if let sortTag {
-                found.sort {
-                    let (a, b) = (sortTag.value(in: tracks[$0].tags) ?? "", sortTag.value(in: tracks[$1].tags) ?? "")
-                    return descending ? NaturalOrder.less(b, a) : NaturalOrder.less(a, b)
-                }
-            }
-            if let window { found = Array(found[min(window.lowerBound, found.count)..<min(window.upperBound, found.count)]) }
-            if name.hasSuffix("add") {
-                let paths = found.map { tracks[$0].path }
-                try editQueue { draft in
-                    try draft.insert(paths, at: try position.map { try Self.insertion($0, in: draft) })
-                }
-                return ""
-            }
-            return .stream(ReplyStream.items(found.count) { [unowned self] k, out in
-                appendSong(to: &out, path: tracks[found[k]].path, spot: nil, tags: tracks[found[k]].tags)
-            })
-        case "count":
-            var rest = args[...]
-            var filter: SongFilter?
-            if let first = rest.first, first.lowercased() != "group" {
-                let (parsed, used) = try Self.filter(rest, foldCase: false)
-                filter = parsed
-                rest = rest.dropFirst(used)
-            }
-            let groups = try Self.groups(rest)
-            guard groups.count <= 1 else { throw MPDProtocol.Ack(code: .argument, message: "Too many group tags") }
-            let test = filter?.test(foldCase: false)
-            let found = test.map { test in known.tracks.filter { track in test(track.tags, { library.uri(track.path) }) } } ?? known.tracks
-            func totals(_ tracks: some Sequence<LibraryTrack>) -> String {
-                var songs = 0, seconds = 0.0
-                for track in tracks { songs += 1; seconds += track.tags.seconds }
-                return "songs: \(songs)\nplaytime: \(Int(seconds.rounded()))\n"
-            }
-            guard let group = groups.first else { return .text(totals(found)) }
-            var byValue: [String: [LibraryTrack]] = [:]
-            for track in found { byValue[group.value(in: track.tags) ?? "", default: []].append(track) }
-            return .text(byValue.keys.sorted(by: NaturalOrder.less).map { value in
-                "\(group.rawValue): \(MPDProtocol.value(value))\n" + totals(byValue[value]!)
-            }.joined())
-        default:  // list TYPE [FILTER] [group TYPE]...
-            guard let first = args.first else { throw MPDProtocol.Ack(code: .argument, message: "too few arguments for \"list\"") }
-            let wanted: MPDTag?
-            if first.lowercased() == "file" { wanted = nil } else {
-                guard let tag = MPDTag(named: first) else {
-                    if MPDTag.isKnown(first) { return "" }  // a tag the box does not read: no values
-                    throw MPDProtocol.Ack(code: .argument, message: "Unknown tag type: \(first.prefix(64))")
-                }
-                wanted = tag
-            }
-            var rest = args.dropFirst()
-            var filter: SongFilter?
-            if rest.count == 1, wanted == .album, let artist = rest.first, !artist.hasPrefix("(") {
-                // The old form `list album ARTIST`.
-                filter = .compare(.tag(.artist), .equal, artist)
-                rest = rest.dropFirst()
-            } else if let next = rest.first, next.lowercased() != "group" {
-                let (parsed, used) = try Self.filter(rest, foldCase: false)
-                filter = parsed
-                rest = rest.dropFirst(used)
-            }
-            let groups = try Self.groups(rest)
-            let test = filter?.test(foldCase: false)
-            let found = test.map { test in known.tracks.filter { track in test(track.tags, { library.uri(track.path) }) } } ?? known.tracks
-            guard let wanted else { return .text(found.map { "file: \(MPDProtocol.value(library.uri($0.path)))\n" }.joined()) }
-            // Each distinct combination of the group values and the value, sorted, each
-            // group line written when it changes (as MPD does). Without groups, the values
-            // alone: no array for each of 10,000 tracks.
-            var rows = Set<[String]>()
-            if groups.isEmpty {
-                var values = Set<String>()
-                for track in found { if let value = wanted.value(in: track.tags) { values.insert(value) } }
-                rows = Set(values.map { [$0] })
-            } else {
-                for track in found {
-                    guard let value = wanted.value(in: track.tags) else { continue }
-                    rows.insert(groups.map { $0.value(in: track.tags) ?? "" } + [value])
-                }
-            }
-            let sorted = rows.sorted { a, b in
-                for (x, y) in zip(a, b) where x != y { return NaturalOrder.less(x, y) }
-                return false
-            }
-            var out = ""
-            var previous: [String] = []
-            for row in sorted {
-                for (level, group) in groups.enumerated() where previous.count <= level || previous[..<(level + 1)] != row[..<(level + 1)] {
-                    out += "\(group.rawValue): \(MPDProtocol.value(row[level]))\n"
-                }
-                out += "\(wanted.rawValue): \(MPDProtocol.value(row[row.count - 1]))\n"
-                previous = row
-            }
-            return .text(out)
+        let (filter, used) = try Self.filter(args[...], foldCase: fold)
+        guard used == args.count else { throw MPDProtocol.Ack(code: .argument, message: "Unknown argument: \(args[used].prefix(32))") }
+        let status = player.status
+        let listing = player.listing
+        let test = filter.test(foldCase: fold)
+        let found = listing.paths.indices.filter { at in
+            test(tags(of: listing.paths[at], position: at, status: status, catalog: known) ?? SongTags(), { library.uri(listing.paths[at]) })
         }
+        return .stream(songs(found, of: listing, status: status))
+    }
+
+    /// `find` and `search` (`foldCase`), with `sort` and `window`; `findadd` and
+    /// `searchadd`, with `position`, queue what they find.
+    private func find(_ request: MPDProtocol.Request, foldCase fold: Bool) throws -> Reply {
+        let (name, args) = (request.name, request.arguments)
+        let known = catalog.snapshot
+        let (filter, used) = try Self.filter(args[...], foldCase: fold)
+        var options = args.dropFirst(used)
+        var window: Range<Int>?
+        var sortTag: MPDTag?
+        var descending = false
+        var position: String?
+        while let word = options.first {
+            guard options.count >= 2 else { throw MPDProtocol.Ack(code: .argument, message: "Missing argument for \(word.prefix(32))") }
+            let value = options[options.startIndex + 1]
+            switch word.lowercased() {
+            case "window": window = try Self.range(value, within: .max)
+            case "sort":
+                descending = value.hasPrefix("-")
+                guard let tag = MPDTag(named: descending ? String(value.dropFirst()) : value) else {
+                    throw MPDProtocol.Ack(code: .argument, message: "Unknown sort tag: \(value.prefix(64))")
+                }
+                sortTag = tag
+            case "position" where name.hasSuffix("add"): position = value
+            default: throw MPDProtocol.Ack(code: .argument, message: "Unknown argument: \(word.prefix(32))")
+            }
+            options = options.dropFirst(2)
+        }
+        let test = filter.test(foldCase: fold)
+        // Positions in the snapshot, not copies of the tracks: 100,000 may match.
+        let tracks = known.tracks
+        var found = tracks.indices.filter { at in test(tracks[at].tags, { library.uri(tracks[at].path) }) }
+        if let sortTag {
+            found.sort {
+                let (a, b) = (sortTag.value(in: tracks[$0].tags) ?? "", sortTag.value(in: tracks[$1].tags) ?? "")
+                return descending ? NaturalOrder.less(b, a) : NaturalOrder.less(a, b)
+            }
+        }
+        if let window { found = Array(found[min(window.lowerBound, found.count)..<min(window.upperBound, found.count)]) }
+        if name.hasSuffix("add") {
+            let paths = found.map { tracks[$0].path }
+            try editQueue { draft in
+                try draft.insert(paths, at: try position.map { try Self.insertion($0, in: draft) })
+            }
+            return ""
+        }
+        return .stream(ReplyStream.items(found.count) { [unowned self] k, out in
+            appendSong(to: &out, path: tracks[found[k]].path, spot: nil, tags: tracks[found[k]].tags)
+        })
+    }
+
+    /// `count [FILTER] [group TAG]`: songs and seconds, in all or by the group's values.
+    private func countSongs(_ args: [String]) throws -> Reply {
+        let known = catalog.snapshot
+        var rest = args[...]
+        var filter: SongFilter?
+        if let first = rest.first, first.lowercased() != "group" {
+            let (parsed, used) = try Self.filter(rest, foldCase: false)
+            filter = parsed
+            rest = rest.dropFirst(used)
+        }
+        let groups = try Self.groups(rest)
+        guard groups.count <= 1 else { throw MPDProtocol.Ack(code: .argument, message: "Too many group tags") }
+        let test = filter?.test(foldCase: false)
+        let found = test.map { test in known.tracks.filter { track in test(track.tags, { library.uri(track.path) }) } } ?? known.tracks
+        func totals(_ tracks: some Sequence<LibraryTrack>) -> String {
+            var songs = 0, seconds = 0.0
+            for track in tracks { songs += 1; seconds += track.tags.seconds }
+            return "songs: \(songs)\nplaytime: \(Int(seconds.rounded()))\n"
+        }
+        guard let group = groups.first else { return .text(totals(found)) }
+        var byValue: [String: [LibraryTrack]] = [:]
+        for track in found { byValue[group.value(in: track.tags) ?? "", default: []].append(track) }
+        return .text(byValue.keys.sorted(by: NaturalOrder.less).map { value in
+            "\(group.rawValue): \(MPDProtocol.value(value))\n" + totals(byValue[value]!)
+        }.joined())
+    }
+
+    /// `list TAG [FILTER] [group TAG]...`: the values of the tag, or files.
+    private func listValues(_ args: [String]) throws -> Reply {
+        let known = catalog.snapshot
+        let first = args[0]
+        let wanted: MPDTag?
+        if first.lowercased() == "file" { wanted = nil } else {
+            guard let tag = MPDTag(named: first) else {
+                if MPDTag.isKnown(first) { return "" }  // a tag the box does not read: no values
+                throw MPDProtocol.Ack(code: .argument, message: "Unknown tag type: \(first.prefix(64))")
+            }
+            wanted = tag
+        }
+        var rest = args.dropFirst()
+        var filter: SongFilter?
+        if rest.count == 1, wanted == .album, let artist = rest.first, !artist.hasPrefix("(") {
+            // The old form `list album ARTIST`.
+            filter = .compare(.tag(.artist), .equal, artist)
+            rest = rest.dropFirst()
+        } else if let next = rest.first, next.lowercased() != "group" {
+            let (parsed, used) = try Self.filter(rest, foldCase: false)
+            filter = parsed
+            rest = rest.dropFirst(used)
+        }
+        let groups = try Self.groups(rest)
+        let test = filter?.test(foldCase: false)
+        let found = test.map { test in known.tracks.filter { track in test(track.tags, { library.uri(track.path) }) } } ?? known.tracks
+        guard let wanted else { return .text(found.map { "file: \(MPDProtocol.value(library.uri($0.path)))\n" }.joined()) }
+        // Each distinct combination of the group values and the value, sorted, each
+        // group line written when it changes (as MPD does). Without groups, the values
+        // alone: no array for each of 10,000 tracks.
+        var rows = Set<[String]>()
+        if groups.isEmpty {
+            var values = Set<String>()
+            for track in found { if let value = wanted.value(in: track.tags) { values.insert(value) } }
+            rows = Set(values.map { [$0] })
+        } else {
+            for track in found {
+                guard let value = wanted.value(in: track.tags) else { continue }
+                rows.insert(groups.map { $0.value(in: track.tags) ?? "" } + [value])
+            }
+        }
+        let sorted = rows.sorted { a, b in
+            for (x, y) in zip(a, b) where x != y { return NaturalOrder.less(x, y) }
+            return false
+        }
+        var out = ""
+        var previous: [String] = []
+        for row in sorted {
+            for (level, group) in groups.enumerated() where previous.count <= level || previous[..<(level + 1)] != row[..<(level + 1)] {
+                out += "\(group.rawValue): \(MPDProtocol.value(row[level]))\n"
+            }
+            out += "\(wanted.rawValue): \(MPDProtocol.value(row[row.count - 1]))\n"
+            previous = row
+        }
+        return .text(out)
     }
 
     private static func filter(_ args: ArraySlice<String>, foldCase: Bool) throws -> (SongFilter, used: Int) {

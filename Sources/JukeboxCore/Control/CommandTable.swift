@@ -1,0 +1,29 @@
+/// Every command the server answers, found by name with one hashed lookup per line, and
+/// the `commands` and `notcommands` replies made from them once.
+struct CommandTable: Sendable {
+    /// As declared, area by area.
+    let all: [MPDCommand]
+    private let byName: [String: MPDCommand]
+    /// The listed commands in the order MPD lists its own: by their names' bytes.
+    let listed: [MPDCommand]
+    private let commandsForAll: String, commandsForReaders: String, notCommandsForReaders: String
+
+    init(_ commands: [MPDCommand]) {
+        all = commands
+        // A name declared twice keeps its first entry; the table's test says so loudly.
+        byName = Dictionary(commands.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        listed = commands.filter(\.listed).sorted { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
+        func lines(_ commands: [MPDCommand]) -> String { commands.map { "command: \($0.name)\n" }.joined() }
+        commandsForAll = lines(listed)
+        commandsForReaders = lines(listed.filter { $0.permission == .read })
+        notCommandsForReaders = lines(listed.filter { $0.permission == .change })
+    }
+
+    subscript(name: String) -> MPDCommand? { byName[name] }
+
+    /// `commands`: the listed commands a client may run (`mayChange`: all of them).
+    func commands(mayChange: Bool) -> String { mayChange ? commandsForAll : commandsForReaders }
+
+    /// `notcommands`: the listed commands a client may not run until it sends the password.
+    func notCommands(mayChange: Bool) -> String { mayChange ? "" : notCommandsForReaders }
+}

@@ -1,0 +1,30 @@
+/// MPD's commands for the audio outputs: the devices of the route (`[audio] devices`), in
+/// priority order, each switched on or off by its position.
+extension ControlSession {
+    static let outputCommands: [MPDCommand] = [
+        .init("outputs", .read, 0...0) { s, _ in
+            // The one playing says so.
+            let route = s.player.status.route
+            return .text(s.outputs.listed.enumerated().map { id, output in
+                var entry = "outputid: \(id)\noutputname: \(MPDProtocol.value(output.device))\n"
+                entry += "plugin: \(output.device == NullOutput.deviceName ? "null" : "alsa")\noutputenabled: \(output.on ? 1 : 0)\n"
+                if case .playingOn(let playing) = route, playing == output.device { entry += "attribute: playing=1\n" }
+                return entry
+            }.joined())
+        },
+        .init("enableoutput", .change, 1...1) { s, request in try s.switchOutput(request, on: true) },
+        .init("disableoutput", .change, 1...1) { s, request in try s.switchOutput(request, on: false) },
+        .init("toggleoutput", .change, 1...1) { s, request in try s.switchOutput(request, on: nil) },
+    ]
+
+    /// Switches the output the request names on, off, or (nil) the other way.
+    private func switchOutput(_ request: MPDProtocol.Request, on: Bool?) throws -> Reply {
+        let id = try Self.integer(request.arguments[0], request.name)
+        do {
+            if try outputs.set(id, on: on) { announce([.output]) }
+        } catch {
+            throw MPDProtocol.Ack(code: .noExist, message: "No such audio output")
+        }
+        return ""
+    }
+}

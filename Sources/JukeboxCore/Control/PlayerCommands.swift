@@ -1,0 +1,126 @@
+/// MPD's commands for what the player plays and how: playback, seeking, volume, the play
+/// options, and the status and queue as clients read them. Each is applied to the player
+/// under its lock (`Player.perform`) before the reply is made.
+extension ControlSession {
+    static let playerCommands: [MPDCommand] = [
+        .init("play", .change, 0...1) { s, request in
+            guard let arg = request.arguments.first else { s.player.perform(.play); return "" }
+            let position = try ControlSession.integer(arg, request.name)
+            try s.player.perform { status in
+                guard position >= 0, position < status.queueLength else {
+                    throw MPDProtocol.Ack(code: .argument, message: "Bad song index")
+                }
+                return .playPosition(position)
+            }
+            return ""
+        },
+        .init("playid", .change, 0...1) { s, request in
+            guard let arg = request.arguments.first else { s.player.perform(.play); return "" }
+            let id = try ControlSession.integer(arg, request.name)
+            let listing = s.player.listing
+            guard let position = listing.ids.firstIndex(of: id) else {
+                throw MPDProtocol.Ack(code: .noExist, message: "No such song")
+            }
+            try s.player.perform { status in
+                guard status.tracksVersion == listing.tracksVersion else { throw MPDProtocol.Ack(code: .noExist, message: "No such song") }
+                return .playPosition(position)
+            }
+            return ""
+        },
+        .init("pause", .change, 0...1) { s, request in
+            guard let arg = request.arguments.first else { s.player.perform(.toggle); return "" }
+            s.player.perform(try ControlSession.boolean(arg, request.name) ? .pause : .play)
+            return ""
+        },
+        .init("stop", .change, 0...0) { s, _ in s.player.perform(.stop); return "" },
+        .init("next", .change, 0...0) { s, _ in s.player.perform(.next); return "" },
+        .init("previous", .change, 0...0) { s, _ in s.player.perform(.previous); return "" },
+        .init("seekcur", .change, 1...1) { s, request in
+            let arg = request.arguments[0]
+            guard let seconds = Double(arg), seconds.isFinite else {
+                throw MPDProtocol.Ack(code: .argument, message: "Number expected: \(arg)")
+            }
+            s.player.perform(arg.hasPrefix("+") || arg.hasPrefix("-") ? .skip(seconds: seconds) : .seek(seconds: seconds))
+            return ""
+        },
+        .init("clearerror", .change, 0...0) { s, _ in s.player.perform(.clearError); return "" },
+        .init("getvol", .read, 0...0) { s, _ in "volume: \(s.player.status.volume)\n" },
+        .init("setvol", .change, 1...1) { s, request in
+            let v = try ControlSession.integer(request.arguments[0], request.name)
+            guard (0...100).contains(v) else { throw MPDProtocol.Ack(code: .argument, message: "Invalid volume value") }
+            s.player.perform(.setVolume(v))
+            return ""
+        },
+        .init("volume", .change, 1...1) { s, request in
+            let delta = try ControlSession.integer(request.arguments[0], request.name)
+            guard (-100...100).contains(delta) else { throw MPDProtocol.Ack(code: .argument, message: "Invalid volume value") }
+            // Read and set in one step under the player's lock, so a button press in between is kept.
+            s.player.perform { status in .setVolume(status.volume + delta) }
+            return ""
+        },
+        // Each switch set on its own, under the player's lock.
+        .init("single", .change, 1...1) { s, request in
+            let arg = request.arguments[0]
+            guard let single = MPDProtocol.single(arg) else {
+                throw MPDProtocol.Ack(code: .argument, message: "Boolean (0/1) or \"oneshot\" expected: \(arg.prefix(64))")
+            }
+            s.player.perform(.setOption(.single(single)))
+            return ""
+        },
+        .init("random", .change, 1...1) { s, request in
+            s.player.perform(.setOption(.random(try ControlSession.boolean(request.arguments[0], request.name))))
+            return ""
+        },
+        .init("repeat", .change, 1...1) { s, request in
+            s.player.perform(.setOption(.repeat(try ControlSession.boolean(request.arguments[0], request.name))))
+            return ""
+        },
+        .init("status", .read, 0...0) { s, _ in
+            let status = s.player.status
+            return .text(ControlSession.status(status, bitrate: status.state == .playing || status.state == .paused ? s.averageBitrate(status) : nil,
+                                     updating: s.catalog.updatingJob))
+        },
+        .init("currentsong", .read, 0...0) { s, _ in
+            let status = s.player.status
+            guard let spot = status.selected, let path = status.path ?? s.player.listing.paths[safe: spot.position] else { return "" }
+            return .text(s.song(path: path, spot: spot, tags: s.tags(of: path, position: spot.position, status: status, catalog: s.catalog.snapshot)))
+        },
+        .init("plchanges", .read, 1...2) { s, request in try s.changes(request, positionsAndIds: false) },
+        .init("plchangesposid", .read, 1...2) { s, request in try s.changes(request, positionsAndIds: true) },
+        .init("playlistinfo", .read, 0...1) { s, request in
+            let status = s.player.status
+            let listing = s.player.listing
+            let range = try request.arguments.first.map { try ControlSession.range($0, within: listing.paths.count) } ?? 0..<listing.paths.count
+            return .stream(s.songs(range, of: listing, status: status))
+        },
+        .init("playlistid", .read, 0...1) { s, request in
+            let status = s.player.status
+            let listing = s.player.listing
+            var range = 0..<listing.paths.count
+            if let arg = request.arguments.first {
+                let id = try ControlSession.integer(arg, request.name)
+                guard let at = listing.ids.firstIndex(of: id) else { throw MPDProtocol.Ack(code: .noExist, message: "No such song") }
+                range = at..<at + 1
+            }
+            return .stream(s.songs(range, of: listing, status: status))
+        },
+    ]
+
+    /// `plchanges VERSION [START:END]`: the entries changed since that queue version, as
+    /// songs, or (`plchangesposid`) as positions and ids.
+    private func changes(_ request: MPDProtocol.Request, positionsAndIds: Bool) throws -> Reply {
+        let args = request.arguments
+        let since = try Self.integer(args[0], request.name)
+        let status = player.status
+        let listing = player.listing
+        var positions = listing.changed(since: since)
+        if args.count == 2 {
+            let range = try Self.range(args[1], within: listing.paths.count)
+            positions = positions.filter(range.contains)
+        }
+        guard positionsAndIds else { return .stream(songs(positions, of: listing, status: status)) }
+        return .stream(ReplyStream.items(positions.count) { k, out in
+            out.append(contentsOf: "cpos: \(positions[k])\nId: \(listing.ids[positions[k]])\n".utf8)
+        })
+    }
+}
