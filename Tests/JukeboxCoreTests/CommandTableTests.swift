@@ -1,0 +1,136 @@
+import Testing
+@testable import JukeboxCore
+
+/// The MPD command table: each command declared once, with its permission and argument
+/// counts, and `commands`, `notcommands`, permission refusals and argument-count ACKs
+/// all read from it.
+@Suite struct CommandTableTests {
+    let table = ControlSession.commandTable
+
+    func session(password: String = "") -> (ControlSession, Player) {
+        let player = Player(engine: FakeEngine())
+        player.setTracks((0..<4).map { "/srv/music/Album/song \($0).flac" })
+        let s = ControlSession(player: player, scope: .init(musicDirectory: "/srv/music/"), local: false, password: password)
+        return (s, player)
+    }
+
+    func say(_ s: ControlSession, _ line: String) -> String {
+        switch s.handle(line: line) {
+        case .reply(let text): return text
+        case .replyBytes(let bytes): return String(decoding: bytes, as: UTF8.self)
+        default: return ""
+        }
+    }
+
+    func listed(_ reply: String) -> [String] {
+        reply.split(separator: "\n").filter { $0.hasPrefix("command: ") }.map { String($0.dropFirst(9)) }
+    }
+
+    /// As MPD sorts its table: by the names' bytes (strcmp).
+    func sorted(_ names: [String]) -> [String] { names.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) } }
+
+    @Test func noNameIsDeclaredTwice() {
+        let names = table.all.map(\.name)
+        #expect(Set(names).count == names.count, "\(Dictionary(grouping: names) { $0 }.filter { $0.value.count > 1 }.keys)")
+        #expect(names.count > 80)
+        for command in table.all { #expect(table[command.name]?.name == command.name) }
+    }
+
+    @Test func commandsListTheTableEntriesEachClientMayRun() {
+        let (s, _) = session(password: "sesame")
+        let reads = sorted(table.all.filter { $0.listed && $0.permission == .read }.map(\.name))
+        let changes = sorted(table.all.filter { $0.listed && $0.permission == .change }.map(\.name))
+        #expect(listed(say(s, "commands")) == reads)
+        #expect(say(s, "commands").hasSuffix("command: urlhandlers\nOK\n"))
+        #expect(listed(say(s, "notcommands")) == changes)
+        #expect(say(s, "password sesame") == "OK\n")
+        #expect(listed(say(s, "commands")) == sorted(reads + changes))
+        #expect(say(s, "notcommands") == "OK\n")
+        // `_` sorts before letters, as in MPD's list.
+        let all = listed(say(s, "commands"))
+        #expect(all.firstIndex(of: "command_list_end")! < all.firstIndex(of: "commands")!)
+        // Answered but never listed: an alias and a command refused with its reason.
+        for name in ["commandlist", "prio", "prioid"] {
+            #expect(table[name] != nil && !all.contains(name))
+        }
+    }
+
+    /// What a client without the password may run: MPD's "read" commands, the same set
+    /// as before the table.
+    @Test func theReadPermissionIsMPDs() {
+        let reads: Set = [
+            "albumart", "binarylimit", "close", "command_list_begin", "command_list_end", "command_list_ok_begin", "commands", "count",
+            "currentsong", "decoders", "find", "getvol", "idle", "list", "listall", "listallinfo", "listfiles", "listplaylist",
+            "listplaylistinfo", "listplaylists", "lsinfo", "noidle", "notcommands", "outputs", "password", "ping", "playlistfind",
+            "playlistid", "playlistinfo", "playlistsearch", "plchanges", "plchangesposid", "readpicture", "search", "stats", "status",
+            "tagtypes", "urlhandlers",
+        ]
+        #expect(Set(table.listed.filter { $0.permission == .read }.map(\.name)) == reads)
+        // Those not listed refuse or alias for anyone: no password is asked for them.
+        #expect(table.all.filter { !$0.listed }.allSatisfy { $0.permission == .read })
+    }
+
+    @Test func argumentCountsOutsideTheRangeAreRefusedAsMPDDoes() {
+        let play = MPDCommand("play", .change, 0...1) { _, _ in "" }
+        #expect(play.refusal(arguments: 0) == nil && play.refusal(arguments: 1) == nil)
+        #expect(play.refusal(arguments: 2) == MPDProtocol.Ack(code: .argument, message: "wrong number of arguments for \"play\""))
+        let list = MPDCommand("list", .read, 1...) { _, _ in "" }
+        #expect(list.refusal(arguments: 0) == MPDProtocol.Ack(code: .argument, message: "too few arguments for \"list\""))
+        #expect(list.refusal(arguments: 40) == nil)
+    }
+
+    /// Every command, with one argument too few and one too many: MPD's ACK, and the
+    /// handler never runs (the queue, volume and options stay as they were).
+    @Test func everyCommandChecksItsArgumentCountBeforeItsHandler() {
+        for command in table.all {
+            let range = command.arguments
+            var counts: [Int] = []
+            if range.lowerBound > 0 { counts.append(range.lowerBound - 1) }
+            if range.upperBound != .max { counts.append(range.upperBound + 1) }
+            for count in counts {
+                let (s, player) = session()
+                let before = (player.listing, player.status.volume, player.status.state, player.status.options)
+                let line = ([command.name] + Array(repeating: "1", count: count)).joined(separator: " ")
+                let reply = say(s, line)
+                switch command.run {
+                case .connection:
+                    // Taken by the connection only as it is sent alone: otherwise no command, as before the table.
+                    #expect(reply == "ACK [5@0] {\(command.name)} unknown command \"\(command.name)\"\n", "\(line)")
+                default:
+                    let what = range.upperBound == .max ? "too few" : "wrong number of"
+                    #expect(reply == "ACK [2@0] {\(command.name)} \(what) arguments for \"\(command.name)\"\n", "\(line)")
+                }
+                let after = (player.listing, player.status.volume, player.status.state, player.status.options)
+                #expect(after.0.version == before.0.version && after.0.paths == before.0.paths, "\(line)")
+                #expect(after.1 == before.1 && after.2 == before.2 && after.3 == before.3, "\(line)")
+            }
+        }
+    }
+
+    /// Without the password, a command that changes things is refused before its
+    /// arguments are looked at, and does nothing.
+    @Test func permissionIsCheckedFirst() {
+        for command in table.all where command.permission == .change {
+            for count in [0, 1, 5] {
+                let (s, player) = session(password: "sesame")
+                let line = ([command.name] + Array(repeating: "1", count: count)).joined(separator: " ")
+                #expect(say(s, line) == "ACK [4@0] {\(command.name)} you don't have permission for \"\(command.name)\"\n", "\(line)")
+                #expect(player.listing.paths.count == 4 && player.status.state == .stopped, "\(line)")
+            }
+        }
+    }
+
+    /// In a command list, what the connection takes alone is no command.
+    @Test func connectionCommandsAreUnknownInAList() {
+        for command in table.all {
+            switch command.run {
+            case .reply, .connection(.listEnd): continue  // command_list_end would end the list
+            case .connection, .binary: break
+            }
+            let (s, _) = session()
+            for line in ["command_list_begin", "ping"] { _ = s.handle(line: line) }
+            _ = s.handle(line: ([command.name] + Array(repeating: "1", count: command.arguments.lowerBound)).joined(separator: " "))
+            #expect(say(s, "command_list_end") == "ACK [5@1] {\(command.name)} unknown command \"\(command.name)\"\n", "\(command.name)")
+        }
+    }
+}
