@@ -1,7 +1,8 @@
 /// One MPD command, declared once by its area (`ControlSession.queueCommands`, ...): its
 /// name, who may run it, how many arguments it takes and what answers it. The session
 /// checks the permission and the argument count from here before the handler runs.
-struct MPDCommand: Sendable {
+/// A class: a line's look-up then hands over one reference, not a copy of every field.
+final class MPDCommand: Sendable {
     /// Who may run it, MPD's permissions as this box has them: `read` for every client;
     /// `change` (MPD's "control", "add" and "admin") once the client sent the password.
     enum Permission: Sendable {
@@ -36,16 +37,16 @@ struct MPDCommand: Sendable {
     let listed: Bool
     let run: Run
 
-    init(_ name: String, _ permission: Permission, _ arguments: some ArgumentCount, listed: Bool = true, _ handler: @escaping Handler) {
+    convenience init(_ name: String, _ permission: Permission, _ arguments: some ArgumentCount, listed: Bool = true, _ handler: @escaping Handler) {
         self.init(name, permission, arguments, listed: listed, run: .reply(handler))
     }
 
-    init(_ name: String, _ permission: Permission, _ arguments: some ArgumentCount,
-         binary: @escaping @Sendable (ControlSession, MPDProtocol.Request) throws -> [UInt8]) {
+    convenience init(_ name: String, _ permission: Permission, _ arguments: some ArgumentCount,
+                     binary: @escaping @Sendable (ControlSession, MPDProtocol.Request) throws -> [UInt8]) {
         self.init(name, permission, arguments, run: .binary(binary))
     }
 
-    init(_ name: String, _ permission: Permission, _ arguments: some ArgumentCount, connection: ConnectionStep) {
+    convenience init(_ name: String, _ permission: Permission, _ arguments: some ArgumentCount, connection: ConnectionStep) {
         self.init(name, permission, arguments, run: .connection(connection))
     }
 
