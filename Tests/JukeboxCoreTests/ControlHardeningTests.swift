@@ -70,7 +70,7 @@ import Testing
             var out: [UInt8] = []
             var buffer = [UInt8](repeating: 0, count: 65536)
             while true {
-                let n = recv(fd, &buffer, buffer.count, 0)
+                let n = Self.receive(fd, &buffer)
                 if n <= 0 { break }
                 out += buffer[0..<n]
             }
@@ -93,11 +93,22 @@ import Testing
             var out: [UInt8] = []
             var buffer = [UInt8](repeating: 0, count: 65536)
             while !String(decoding: out, as: UTF8.self).hasSuffix(suffix) {
-                let n = recv(fd, &buffer, buffer.count, 0)
+                let n = Self.receive(fd, &buffer)
                 if n <= 0 { break }
                 out += buffer[0..<n]
             }
             return String(decoding: out, as: UTF8.self)
+        }
+
+        /// `recv`, again when a signal cut it short: a socket with a receive timeout is
+        /// never restarted (signal(7)), and the test process gets SIGCHLD each time one of
+        /// the many tools and daemons the tests run exits.
+        static func receive(_ fd: Int32, _ buffer: inout [UInt8]) -> Int {
+            while true {
+                let n = recv(fd, &buffer, buffer.count, 0)
+                if n < 0, errno == EINTR { continue }
+                return n
+            }
         }
     }
 

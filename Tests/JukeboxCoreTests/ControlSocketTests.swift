@@ -110,7 +110,7 @@ import Testing
             var out: [UInt8] = []
             var buffer = [UInt8](repeating: 0, count: 4096)
             while true {
-                let n = recv(fd, &buffer, buffer.count, 0)
+                let n = ControlHardeningTests.Connection.receive(fd, &buffer)
                 if n <= 0 { break }
                 out += buffer[0..<n]
             }
