@@ -31,11 +31,12 @@ public struct IdleSubsystems: OptionSet, Sendable, Hashable {
     public static let options = IdleSubsystem.options.only
     public static let all = IdleSubsystems(rawValue: 1 << UInt16(IdleSubsystem.allCases.count) - 1)
 
-    /// The subsystems the player's changes touch, as MPD names them: the state, the
-    /// track, its tags and a seek are `player`; an error set or cleared wakes no one.
+    /// The subsystems the player's changes touch, as MPD names them. Every fact of
+    /// playback not named here (the state, the track, its tags, a seek, and any added
+    /// later) is `player`; an error set or cleared wakes no one.
     public init(_ changes: PlayerChanges) {
         self = []
-        if !changes.isDisjoint(with: [.state, .track, .tags, .seeked]) { insert(.player) }
+        if !changes.subtracting([.mixer, .options, .playlist, .output, .error]).isEmpty { insert(.player) }
         if changes.contains(.mixer) { insert(.mixer) }
         if changes.contains(.options) { insert(.options) }
         if changes.contains(.playlist) { insert(.playlist) }
