@@ -18,3 +18,11 @@ public protocol NetworkFeed: AnyObject {
     /// The bytes are not what the decoder takes: no copy of them is kept.
     func spoil()
 }
+
+/// What a download tells while it plays: a station's name once, its titles as they
+/// change, and the network's trouble while it retries.
+public enum StreamNews: Sendable, Equatable {
+    case station(String)
+    case title(String)
+    case problem(NetworkError)
+}

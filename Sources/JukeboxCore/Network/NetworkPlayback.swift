@@ -126,10 +126,3 @@ public final class NetworkPlayback: Sendable {
     }
 }
 
-/// What a download tells while it plays: a station's name once, its titles as they
-/// change, and the network's trouble while it retries.
-public enum StreamNews: Sendable, Equatable {
-    case station(String)
-    case title(String)
-    case problem(NetworkError)
-}
