@@ -206,6 +206,22 @@ import Testing
         #expect(file.load().state?.memory.frame == 2500)
     }
 
+    /// A resume can start the music before the saver starts: with no change to come, the
+    /// place is still written every `interval` (boot-to-play's power cuts found it stuck).
+    @Test func aSaverStartedWhilePlayingWritesThePlaceOnItsOwn() throws {
+        let (player, engine) = player()
+        let folder = try Fixtures.shared.scratchFolder("saver-playing")
+        let file = StateFile(path: "\(folder)/state")
+        player.perform(.playPosition(1))
+        hear(player, engine, at: 100)
+        let saver = StateSaver(file: file, player: player, interval: 0.2, source: .library, logger: Logger(label: "test"))
+        saver.start()
+        #expect(file.load().state?.memory.frame == 100)
+        engine.snapshot.frame = 4000
+        #expect(waitFor { file.load().state?.memory.frame == 4000 })
+        saver.stop()
+    }
+
     @Test func aClientsQueueIsKeptBesideTheStateUntilItIsEmptied() throws {
         let (player, engine) = player()
         let folder = try Fixtures.shared.scratchFolder("saver-queue")

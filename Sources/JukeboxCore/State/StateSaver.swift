@@ -93,6 +93,9 @@ public final class StateSaver: @unchecked Sendable {
         queue.sync {
             observer = id
             write(memory, clientQueue)
+            // Playing already (a resume that came first): no change may come for a while,
+            // and the periodic writes follow from this one, as from any write.
+            if memory.state == .playing { armNext() }
         }
     }
 
@@ -126,13 +129,17 @@ public final class StateSaver: @unchecked Sendable {
             write(memory, clientQueue)
             // While playing, the next write comes `interval` after this one, whatever the
             // player says in between.
-            guard memory.state == .playing else { return }
-            let next = plan.withLock { plan in
-                let at = plan.lastWriteAt &+ UInt64(interval * 1e9)
-                return plan.wholeValue.book(at: at)
-            }
-            if let next { arm(next) }
+            if memory.state == .playing { armNext() }
         }
+    }
+
+    /// On the saver's queue: books the write `interval` after the last one.
+    private func armNext() {
+        let next = plan.withLock { plan in
+            let at = plan.lastWriteAt &+ UInt64(interval * 1e9)
+            return plan.wholeValue.book(at: at)
+        }
+        if let next { arm(next) }
     }
 
     /// Signed: a write can be stamped after the status that asked for it.
