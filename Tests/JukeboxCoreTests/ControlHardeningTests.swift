@@ -13,6 +13,7 @@ import Testing
         let engine = FakeEngine()
         let player = Player(engine: engine)
         player.setTracks(tracks)
+        _ = player.status  // set before anyone listens, so no client hears of it
         let server = ControlServer(player: player, logger: Logger(label: "test"), limits: limits)
         let path = NSTemporaryDirectory() + "jukebox-hard-\(getpid())-\(name).sock"
         try server.start(socketPath: path, tcpPort: tcpPort)

@@ -20,6 +20,7 @@ import Testing
         let engine = FakeEngine()
         let player = Player(engine: engine)
         player.setTracks((0..<4).map { "/music/song \($0).flac" })
+        _ = player.status  // set before anyone listens, so no client hears of it
         let server = ControlServer(player: player, logger: Logger(label: "test"))
         let path = NSTemporaryDirectory() + "jukebox-ctl-\(getpid())-\(name).sock"
         try server.start(socketPath: path, tcpPort: 0)

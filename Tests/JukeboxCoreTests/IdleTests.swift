@@ -111,6 +111,9 @@ import Testing
         let engine = FakeEngine()
         let player = Player(engine: engine)
         player.setTracks((0..<3).map { "/music/\($0).flac" })
+        // The queue is set before the server listens: set later, its change would be told
+        // to the watcher, whose first idle would then answer at once.
+        _ = player.status
         let server = ControlServer(player: player, logger: Logger(label: "test"), limits: .init(connectionTimeoutSeconds: 1))
         let path = NSTemporaryDirectory() + "jukebox-idle-\(getpid()).sock"
         try server.start(socketPath: path, tcpPort: 0)
