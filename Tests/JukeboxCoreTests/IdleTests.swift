@@ -62,20 +62,27 @@ import Testing
     /// Observers are told with the player's lock let go: one that takes its time holds
     /// up no one asking the player.
     @Test func anObserverDoesNotHoldThePlayer() {
+        final class Waited: @unchecked Sendable { var inVain = false }
+        let waited = Waited()
         let player = Player(engine: FakeEngine())
         player.setTracks(["/music/a.flac"])
         let answered = DispatchSemaphore(value: 0)
         let observing = DispatchSemaphore(value: 0)
+        let observed = DispatchSemaphore(value: 0)
         player.observe { _ in
             observing.signal()
-            _ = answered.wait(timeout: .now() + 30)
+            if answered.wait(timeout: .now() + 30) == .timedOut { waited.inVain = true }
+            answered.signal()  // and lets the next telling through at once
+            observed.signal()
         }
         DispatchQueue.global().async { player.perform(.play) }
         observing.wait()
-        // The observer waits for this answer: under the lock, it would never come.
+        // The observer waits for this answer: were it told under the lock, or before the
+        // command counts as applied, the answer would wait for it.
         _ = player.listing
         answered.signal()
-        #expect(Bool(true))
+        observed.wait()
+        #expect(!waited.inVain)
     }
 
     @Test func nextPastTheLastTrackIsToldToo() {

@@ -229,19 +229,29 @@ public final class Player: Sendable {
     private func later(_ work: @escaping @Sendable (PlayerMachine) -> Void) {
         queued.wrappingAdd(1, ordering: .relaxed)
         queue.async {
-            self.locked(work)
+            var handedOver = false
+            self.applied(work, handedOver: &handedOver)
+            // Applied: a caller asking now need not wait for the observers to hear of it.
             self.queued.wrappingSubtract(1, ordering: .releasing)
+            if handedOver { self.tell() }
         }
     }
 
     fileprivate func locked<T, Failure: Error>(_ work: (PlayerMachine) throws(Failure) -> T) throws(Failure) -> T {
+        var handedOver = false
+        defer { if handedOver { tell() } }
+        return try applied(work, handedOver: &handedOver)
+    }
+
+    /// Runs `work` under the lock and hands what it made untold over, saying whether it
+    /// made any (then the caller tells the observers, with the lock let go).
+    @discardableResult
+    private func applied<T, Failure: Error>(_ work: (PlayerMachine) throws(Failure) -> T, handedOver: inout Bool) throws(Failure) -> T {
         #if DEBUG
         let me = UInt(pthread_self())
         precondition(holder.load(ordering: .relaxed) != me, "the player was called from its own observer or work")
         precondition(teller.load(ordering: .relaxed) != me, "the player was called from its own observer")
         #endif
-        var handedOver = false
-        defer { if handedOver { tell() } }
         return try machine.withLock { access throws(Failure) in
             #if DEBUG
             holder.store(me, ordering: .relaxed)
