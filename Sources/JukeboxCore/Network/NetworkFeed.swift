@@ -26,3 +26,25 @@ public enum StreamNews: Sendable, Equatable {
     case title(String)
     case problem(NetworkError)
 }
+
+extension TrackMetadata {
+    /// The tags after a stream's `news`; nil when it is no news for the tags (a problem
+    /// is the log's).
+    func applying(_ news: StreamNews) -> TrackMetadata? {
+        switch news {
+        case .station(let name):
+            var metadata = self
+            metadata.stationName = name
+            return metadata
+        case .title(let title):
+            // A new title names a new song: what a tag at the stream's start said (an ID3
+            // artist, album, cover) was about another one.
+            var fresh = TrackMetadata()
+            fresh.stationName = stationName
+            fresh.title = title
+            return fresh
+        case .problem:
+            return nil
+        }
+    }
+}

@@ -39,6 +39,14 @@ struct GaplessCursor {
     var currentPosition: Int? { current.flatMap { positions[$0] } }
     var currentInfo: StreamInfo? { current.flatMap { opened[$0]?.info } }
     var currentMetadata: TrackMetadata? { current.flatMap { opened[$0]?.metadata } }
+    /// The current track's length in seconds (0: none playing, or a live stream).
+    var duration: Double { currentInfo?.durationSeconds ?? 0 }
+
+    /// Seconds into the current track at `frame` (0 while none plays or it has not opened).
+    func seconds(at frame: Int64) -> Double {
+        guard current != nil, let info = currentInfo else { return 0 }
+        return Double(frame) / Double(info.sampleRate)
+    }
 
     /// The track at `position` starts afresh from `frame`; what was ahead is forgotten.
     /// Returns its token.

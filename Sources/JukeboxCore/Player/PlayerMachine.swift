@@ -314,17 +314,9 @@ final class PlayerMachine {
     /// What follows the last track the engine has, now pending; `unchanged` when it is
     /// the one already named.
     private func nextToName() -> NextName {
-        let position: Int?
-        if cursor.current == nil || queue.provisional {
-            position = nil
-        } else if let last = cursor.ahead.last {
-            position = queue.order.peekAfterUpcoming(last.position)
-        } else {
-            position = queue.order.peekAfterNaturalEnd()
-        }
         // Into a folder that keeps its place: no gapless start at its top; the track's
         // end starts the remembered place instead.
-        guard let position, position < queue.tracks.count, places.place(enteringAt: queue.tracks[position], from: currentPath) == nil else {
+        guard let position = queue.following(ahead: cursor.ahead, playing: cursor.current != nil), places.place(enteringAt: queue.tracks[position], from: currentPath) == nil else {
             cursor.nameNothing()
             return .nothing
         }
@@ -352,14 +344,7 @@ final class PlayerMachine {
         if let path = queue.tracks[safe: finished] {
             places.finished(path, nextPath: queue.order.peekAfterNaturalEnd().flatMap { queue.tracks[safe: $0] })
         }
-        var position = queue.order.advanceAfterNaturalEnd()
-        // What the decoder could not open and passed over is not tried again.
-        for entry in cursor.ahead where entry.passedOver {
-            guard let at = position, at == entry.position else { break }
-            position = queue.order.advanceAfterNaturalEnd()
-            queue.order.forgetPlayed(at)
-        }
-        if let position {
+        if let position = queue.advanceAfterEnd(passing: cursor.ahead) {
             emit(.completed(position: finished, queueEnded: false))
             start(position: position, ended: true)
         } else {
@@ -379,20 +364,7 @@ final class PlayerMachine {
             if token == cursor.current { outbox.changed(.tags) }
             cursor.failuresInARow = 0
         case .streamNews(let token, let news):
-            guard let before = cursor.metadata(of: token) else { break }
-            var metadata = before
-            switch news {
-            case .station(let name): metadata.stationName = name
-            case .title(let title):
-                // A new title names a new song: what a tag at the stream's start said
-                // (an ID3 artist, album, cover) was about another one.
-                var fresh = TrackMetadata()
-                fresh.stationName = before.stationName
-                fresh.title = title
-                metadata = fresh
-            case .problem: return  // the log's, not the status's
-            }
-            guard metadata != before else { return }
+            guard let before = cursor.metadata(of: token), let metadata = before.applying(news), metadata != before else { return }
             cursor.setMetadata(metadata, of: token)
             if token == cursor.current { currentTagsChanged() }
         case .decoderAdvanced(let token):
@@ -402,24 +374,14 @@ final class PlayerMachine {
             guard token != cursor.current || state == .loading else { break }
             if token != cursor.current, let reached = cursor.heard(token) {
                 outbox.changed(.track)
-                // A gapless change: each track before this one completed by itself,
-                // but those the decoder passed over, which were never heard.
-                let heardPosition = reached[reached.count - 1].position
-                var finishedIds: [Int] = []
-                for step in reached.indices {
-                    let finished = queue.order.current ?? 0
-                    if step > 0, reached[step - 1].passedOver {
-                        _ = queue.order.advanceAfterNaturalEnd()
-                        queue.order.forgetPlayed(finished)
-                        continue
-                    }
-                    if finished < queue.ids.count { finishedIds.append(queue.ids[finished]) }
-                    if let path = queue.tracks[safe: finished] { places.finished(path, nextPath: queue.tracks[safe: heardPosition]) }
-                    _ = queue.order.advanceAfterNaturalEnd()
-                    emit(.completed(position: finished, queueEnded: false))
+                let heardPath = queue.tracks[safe: reached[reached.count - 1].position]
+                let finished = queue.advance(through: reached)
+                for entry in finished {
+                    places.finished(entry.path, nextPath: heardPath)
+                    emit(.completed(position: entry.position, queueEnded: false))
                 }
                 scheduleNext()
-                for id in finishedIds { if let position = queue.ids.firstIndex(of: id) { consume(position) } }
+                for entry in finished { if let position = queue.ids.firstIndex(of: entry.id) { consume(position) } }
             }
             if state == .loading { state = .playing }
             cursor.forgetOld()
@@ -440,15 +402,7 @@ final class PlayerMachine {
                 if cursor.ahead.count(where: \.passedOver) < queue.tracks.count { scheduleNext() } else { tellEngineNext(nil) }
             } else if token == cursor.current {
                 cursor.failuresInARow += 1
-                let failed = queue.order.current
-                // On the way it was going: back past it after "previous" (forward from
-                // the first entry), forward otherwise.
-                var target: Int?
-                if cursor.movingBack, let back = queue.order.previous(), back != failed { target = back }
-                let backwards = target != nil
-                if target == nil { target = queue.order.next() }
-                // "previous" never walks back onto it again.
-                if let failed { queue.order.forgetPlayed(failed) }
+                let (target, backwards) = queue.wayPastFailure(movingBack: cursor.movingBack)
                 guard cursor.failuresInARow < queue.tracks.count, let target else {
                     state = .error
                     stopTrack()
@@ -523,8 +477,7 @@ final class PlayerMachine {
             }
         } else if let oldCurrent, cursor.current != nil || state == .stopped {
             // The current entry went: the one now in its place takes over.
-            let replacement = moved.prefix(oldCurrent).compactMap { $0 }.count
-            if replacement < queue.count {
+            if let replacement = queue.replacement(forRemoved: oldCurrent, moved: moved) {
                 if queue.order.current != replacement { outbox.changed(.track) }
                 queue.order.retarget(to: replacement)
                 if wasPlaying { start(position: replacement) } else { stopAtEnd() }
@@ -553,12 +506,9 @@ final class PlayerMachine {
 
     // MARK: Status
 
-    private var elapsed: Double {
-        guard cursor.current != nil, let info = cursor.currentInfo else { return 0 }
-        return Double(heardFrame) / Double(info.sampleRate)
-    }
+    private var elapsed: Double { cursor.seconds(at: heardFrame) }
 
-    private var duration: Double { cursor.currentInfo?.durationSeconds ?? 0 }
+    private var duration: Double { cursor.duration }
 
     private var currentPath: String? { cursor.currentPosition.flatMap { queue.tracks[safe: $0] } }
 
@@ -585,42 +535,8 @@ final class PlayerMachine {
     }
 
     func makeStatus(_ snapshot: EngineSnapshot? = nil) -> PlayerStatus {
-        let snapshot = snapshot ?? engine.snapshot
-        var s = PlayerStatus.Fields()
-        s.state = state
-        s.queueLength = queue.count
-        s.queuePosition = cursor.current != nil ? queue.order.current : nil
-        s.selected = queue.order.current.map { QueueSpot(position: $0, id: queue.ids[$0]) }
-        s.upcoming = queue.order.upcoming.map { QueueSpot(position: $0, id: queue.ids[$0]) }
-        s.queueVersion = queue.version
-        s.tagChanges = queue.tagChanges
-        s.tracksVersion = queue.tracksVersion
-        s.path = s.queuePosition.flatMap { queue.tracks[safe: $0] }
-        s.metadata = cursor.currentMetadata
-        s.info = cursor.currentInfo
-        s.elapsed = elapsed
-        s.duration = duration
-        s.options = queue.order.options
-        s.volume = volume
-        s.route = snapshot.route
-        s.mixer = snapshot.mixer
-        // The network's state is the decoded track's: shown while that is the one heard.
-        if let stream = snapshot.stream, stream.token == cursor.current, case .url? = s.location {
-            let rate = Double(cursor.currentInfo?.sampleRate ?? 0)
-            s.bufferedSeconds = (rate > 0 ? Double(snapshot.queuedFrames) / rate : 0) + stream.secondsAhead
-            s.buffering = state == .playing && stream.waiting && snapshot.queuedFrames == 0
-        }
-        s.lastError = interruptions.lostOutput.map(Self.lossReason) ?? lastError ?? snapshot.error.map { "\($0)" }
-        return PlayerStatus(s)
-    }
-
-    /// What the status says while waiting for a device.
-    private static func lossReason(_ error: OutputError) -> String {
-        switch error {
-        case .absent(let device): "waiting for \(device)"
-        case .busy: "\(error); retrying"
-        default: "output lost: \(error.device)"
-        }
+        PlayerStatus(state: state, volume: volume, queue: queue, cursor: cursor, heardFrame: heardFrame, engine: snapshot ?? engine.snapshot,
+                     lastError: lastError, lostOutput: interruptions.lostOutput)
     }
 
     /// Tells what changed since the last telling (`Player` adds the status).
