@@ -1,6 +1,6 @@
 /// What the player has to tell: the changes made since it last told, and the events
 /// ready for its observers, which `Player` takes under its lock and tells after.
-struct PlayerOutbox {
+final class PlayerOutbox {
     /// A change is told with the status as it is when told, which `Player` builds once
     /// the clients waiting on a change have heard of it.
     enum Item {
@@ -11,17 +11,17 @@ struct PlayerOutbox {
     private(set) var changes: PlayerChanges = []
     private var items: [Item] = []
 
-    mutating func changed(_ what: PlayerChanges) { changes.formUnion(what) }
+    func changed(_ what: PlayerChanges) { changes.formUnion(what) }
 
-    mutating func post(_ event: PlayerEvent) { items.append(.event(event)) }
+    func post(_ event: PlayerEvent) { items.append(.event(event)) }
 
     /// The changes so far are to be told (none: the status alone, as time passes).
-    mutating func postChanges() {
+    func postChanges() {
         items.append(.changed(changes))
         changes = []
     }
 
-    mutating func take() -> [Item] {
+    func take() -> [Item] {
         var taken: [Item] = []
         swap(&taken, &items)
         return taken

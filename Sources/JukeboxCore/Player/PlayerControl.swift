@@ -1,0 +1,125 @@
+/// The engine's side of the player, as MPD's `PlayerControl`: it plays the track it is
+/// given, pauses, resumes, seeks and stops, and keeps the state, the volume within its
+/// limits, the time played, the last error and what paused the music without the
+/// listener asking. Each change is put in the outbox where it is made.
+final class PlayerControl {
+    private let engine: PlaybackEngine
+    private let outbox: PlayerOutbox
+    /// Fast-forward's steps and the tick while playing; the player's other parts stop the
+    /// steps too.
+    let timers: PlayerTimers
+    private var playTime = PlayTime()
+    private var interruptions = Interruptions()
+    var state = PlayerState.stopped {
+        didSet {
+            guard state != oldValue else { return }
+            outbox.changed(.state)
+            playTime.stateChanged(from: oldValue, to: state, at: MonotonicClock.now())
+        }
+    }
+    private(set) var volume: Int {
+        didSet { if volume != oldValue { outbox.changed(.mixer) } }
+    }
+    var lastError: String? {
+        didSet { if lastError != oldValue { outbox.changed(.error) } }
+    }
+
+    init(engine: PlaybackEngine, outbox: PlayerOutbox, timers: PlayerTimers, volume: Int) {
+        self.engine = engine
+        self.outbox = outbox
+        self.timers = timers
+        self.volume = volume
+        engine.setVolume(volume)
+    }
+
+    /// Playing, or about to: what a pause or an interruption stops.
+    var isPlaying: Bool { state == .playing || state == .loading }
+
+    var snapshot: EngineSnapshot { engine.snapshot }
+
+    var playedSeconds: Double { playTime.seconds(at: MonotonicClock.now()) }
+
+    /// The device the music waits for, while it does.
+    var lostOutput: OutputError? { interruptions.lostOutput }
+
+    /// Plays `track` from `frame` (or holds it there, `paused`), with what follows named
+    /// in the same step.
+    func play(_ track: TrackRef, from frame: Int64, paused: Bool, next: TrackRef?) {
+        engine.play(track, from: frame, paused: paused, next: next)
+        state = paused ? .paused : .loading
+        // While playing, observers also hear about progress once a second.
+        timers.startTicking { $0.tick() }
+    }
+
+    /// Names what follows the last track the engine has.
+    func setNext(_ track: TrackRef?) { engine.setNext(track) }
+
+    func pause() {
+        timers.stopScanning()
+        engine.pause()
+        state = .paused
+    }
+
+    func resume() {
+        engine.resume()
+        state = .playing
+    }
+
+    /// Stops the engine; the state is the caller's to say (stopped, or an error).
+    func stopEngine() {
+        timers.stopScanning()
+        engine.stop()
+    }
+
+    func seek(toFrame frame: Int64) {
+        engine.seek(toFrame: frame)
+        outbox.changed(.seeked)
+    }
+
+    func setVolume(_ requested: Int, within limits: ClosedRange<Int>) {
+        volume = max(limits.lowerBound, min(limits.upperBound, requested))
+        engine.setVolume(volume)
+    }
+
+    /// The control was moved elsewhere: that is the volume now, within the limits (a
+    /// control set beyond them is brought back).
+    func volumeMovedOutside(to outside: Int, within limits: ClosedRange<Int>) {
+        if limits.contains(outside) {
+            volume = outside  // the engine has it already; sending it back would move the control
+        } else {
+            setVolume(outside, within: limits)
+        }
+    }
+
+    /// The listener paused or stopped on purpose: it stays so when an interruption or a
+    /// lost device is over.
+    func listenerPaused() { interruptions.listenerPaused() }
+
+    func interruptionBegan() {
+        if interruptions.began(playing: isPlaying) { pause() }
+    }
+
+    func interruptionEnded(resuming: Bool) {
+        if interruptions.ended(), resuming, state == .paused { resume() }
+    }
+
+    /// As an interruption: the engine has paused itself at the frame heard last.
+    func outputLost(_ error: OutputError) {
+        interruptions.outputLost(error, playing: isPlaying)
+        if isPlaying {
+            timers.stopScanning()
+            state = .paused
+        }
+    }
+
+    func outputReturned(resuming: Bool) {
+        if interruptions.outputReturned(), resuming, state == .paused { resume() }
+    }
+
+    func outputChanged() { interruptions.outputChanged() }
+
+    func outputFailed(_ error: OutputError) {
+        lastError = "\(error)"
+        state = .error
+    }
+}
