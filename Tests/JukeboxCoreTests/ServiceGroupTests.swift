@@ -73,6 +73,38 @@ import Testing
         #expect(log.all == ["start a", "start b", "start c", "start late", "stop late", "stop c", "stop b", "stop a"])
     }
 
+    /// A service that adds another from its own start (as the resume adds the state saver).
+    final class Spawner: Service, @unchecked Sendable {
+        let name = "spawner"
+        let policy = FailurePolicy.optional
+        let group: ServiceGroup
+        let child: FakeService
+        let recorder: Recorder
+
+        init(_ group: ServiceGroup, child: FakeService, _ recorder: Recorder) {
+            self.group = group
+            self.child = child
+            self.recorder = recorder
+        }
+
+        func start(died: @escaping @Sendable (any Error) -> Void) throws {
+            recorder.add("start spawner")
+            try group.add(child)
+        }
+
+        func stop() { recorder.add("stop spawner") }
+    }
+
+    @Test func aServiceAddedFromAnothersStartStartsThereAndStopsBeforeIt() throws {
+        let log = Recorder()
+        let services = group()
+        try services.add(FakeService("a", .required, log))
+        try services.add(Spawner(services, child: FakeService("child", .optional, log), log))
+        try services.add(FakeService("b", .required, log))
+        services.stop()
+        #expect(log.all == ["start a", "start spawner", "start child", "start b", "stop b", "stop child", "stop spawner", "stop a"])
+    }
+
     @Test func aRequiredServiceThatCannotStartIsReported() throws {
         let log = Recorder()
         let services = group()

@@ -4,7 +4,8 @@ import Logging
 /// Starts services in the order they are added (dependencies first), stops them in
 /// reverse, and applies each one's failure policy. A service added after the group has
 /// started (the state saver, once the saved place is taken up) starts at once and stops
-/// first.
+/// before those added earlier; a service may add one from its own `start` (the resume
+/// adds the saver when it brings back a client's queue).
 public final class ServiceGroup: @unchecked Sendable {
     /// Why the group stopped by itself.
     public enum Failure: Error, CustomStringConvertible {
@@ -37,6 +38,8 @@ public final class ServiceGroup: @unchecked Sendable {
     private let logger: Logger
     /// Policy decisions and restarts are made here, one at a time.
     private let queue = DispatchQueue(label: "jukebox.services")
+    /// Set on `queue`: a call made from a service's `start` is already on it.
+    private let onQueue = DispatchSpecificKey<Bool>()
     private var entries: [Entry] = []
     private var stopping = false
     private let onFailure: @Sendable (Failure) -> Void
@@ -45,16 +48,18 @@ public final class ServiceGroup: @unchecked Sendable {
     public init(logger: Logger, onFailure: @escaping @Sendable (Failure) -> Void) {
         self.logger = logger
         self.onFailure = onFailure
+        queue.setSpecific(key: onQueue, value: true)
     }
 
     /// Adds `service` and starts it now. Throws `Failure.cannotStart` when a required one
     /// cannot start (or any says the box must not run); the caller then stops the group.
     public func add(_ service: any Service) throws(Failure) {
-        let failure: Failure? = queue.sync {
-            guard !stopping else { return nil }
-            entries.append(Entry(service: service))
-            return launch(entries.count - 1)
+        let add = { () -> Failure? in
+            guard !self.stopping else { return nil }
+            self.entries.append(Entry(service: service))
+            return self.launch(self.entries.count - 1)
         }
+        let failure = DispatchQueue.getSpecific(key: onQueue) == true ? add() : queue.sync(execute: add)
         if let failure { throw failure }
     }
 
