@@ -6,9 +6,9 @@ import Glibc
 #endif
 
 /// `jukebox run`: the box. Its long-lived parts are services in one group, started in
-/// dependency order (player, control socket, engine, library, inputs, hotplug, keyboard;
-/// the state saver once the saved place is taken up) and stopped in reverse when a stop
-/// is asked for: SIGTERM, SIGINT, SIGQUIT, SIGUSR1 or SIGUSR2, `q` on the terminal, or the
+/// dependency order (player, control socket, engine, resume, library, inputs, hotplug,
+/// keyboard; the state saver once the saved place is taken up) and stopped in reverse
+/// when a stop is asked for: SIGTERM, SIGINT, SIGQUIT, SIGUSR1 or SIGUSR2, `q` on the terminal, or the
 /// queue ending with `exitWhenDone`. Saving the config file, or SIGHUP, applies the edit
 /// live (see `reload`). At the stop the place is saved, the audio stopped, the device
 /// closed, the socket removed and the terminal restored, and `run` returns.
@@ -59,22 +59,15 @@ public final class Daemon: @unchecked Sendable {
     private let control: ControlService
     private let inputs: InputService
     private let library: LibraryService
+    private let resume: ResumeService
     private let screen: ScreenService
     private let startup: StartupReport
-    /// What `run` waits on: the first stop asked for, and the saved state until the first
-    /// full queue has used it.
+    /// What `run` waits on: the first stop asked for; and the config in force.
     private let shared: ConditionLocked<Shared>
     private struct Shared {
         /// The config in force: the last good one read.
         var config: JukeboxConfig
-        var saver: StateSaver?
         var stop: Outcome?
-        var savedState: SavedState?
-        var queueLoaded = false
-        /// The saved track started before the library was loaded (`resumeAtOnce`).
-        var resumedEarly = false
-        /// The queue is a client's, from the last run (`resumeClientQueue`).
-        var clientQueueResumed = false
     }
     private var config: JukeboxConfig { shared.current.config }
     /// Reloads one at a time, off the threads that ask for them.
@@ -116,10 +109,12 @@ public final class Daemon: @unchecked Sendable {
             actions.sent(action, at: MonotonicClock.now())
             player.send(action.command)
         }
+        let resume = ResumeService(player: player, services: services, logger: logger) { shared.current.config }
+        self.resume = resume
         library = LibraryService(
             settings: .init(library: config.library, autoplay: config.playback.autoplay, index: config.state.libraryIndex), player: player,
             catalog: catalog, logger: logger, waitForMusic: !exitWhenDone,
-            holdFirstPlay: { shared.withLock { $0.savedState != nil } })
+            holdFirstPlay: { resume.holdsFirstPlay })
         screen = ScreenService(settings: config.display, logger: logger)
         control.onNotice = { [screen] in screen.notice(.control, $0) }
         wire()
@@ -159,9 +154,9 @@ public final class Daemon: @unchecked Sendable {
     public func run(handlingSignals: Bool = true) -> Outcome {
         logger.info("jukebox starting", metadata: ["music": "\(config.library.musicDirectory)", "device": "\(config.audio.output.device)"])
         if handlingSignals { handleSignals() }
-        removeLeftovers()
-        let loaded = loadState()
-        shared.withLock { $0.savedState = loaded }
+        // Before anything writes: what cut writes left goes, and the saved place is read
+        // (the library holds its first play for it).
+        resume.load()
         if let failure = startServices() {
             logger.critical("not starting: \(failure)")
             requestStop(.failed(failure))
@@ -213,8 +208,8 @@ public final class Daemon: @unchecked Sendable {
             try services.add(PlayerService(player: player))
             try services.add(control)
             try services.add(engineService)
-            resumeClientQueue()
-            resumeAtOnce()
+            // A client's queue, or the saved track, plays at once (see `ResumeService`).
+            try services.add(resume)
             if let interval = Systemd.watchdogInterval {
                 try services.add(WatchdogService(interval: interval, player: player, engine: engine, logger: logger))
             }
@@ -240,8 +235,8 @@ public final class Daemon: @unchecked Sendable {
         }
     }
 
-    /// What the library scan found: the first full queue takes up the saved place and
-    /// starts the state saver.
+    /// What the library scan found, for the screen and the start-up report; the first
+    /// full queue takes up the saved place (see `ResumeService`).
     private func libraryLoaded(_ loaded: LibraryService.Loaded) {
         switch loaded {
         case .nothingToPlay:
@@ -254,17 +249,7 @@ public final class Daemon: @unchecked Sendable {
         case .queue(let queue, let alreadyPlaying):
             screen.notice(.library, nil)
             startup.ready("\(queue.count) tracks queued")
-            let (first, saved, early) = shared.withLock { access -> (Bool, SavedState?, Bool) in
-                defer { access.queueLoaded = true; access.savedState = nil }
-                return (!access.queueLoaded, access.savedState, access.resumedEarly)
-            }
-            guard first, !shared.current.clientQueueResumed else { return }
-            if early, let saved {
-                finishEarlyResume(saved, queue: queue)
-            } else {
-                resume(saved, queue: queue, alreadyPlaying: alreadyPlaying)
-            }
-            startSaver()
+            resume.libraryQueue(queue, alreadyPlaying: alreadyPlaying)
         }
     }
 
@@ -274,155 +259,6 @@ public final class Daemon: @unchecked Sendable {
         case .quit: requestStop(.quitKey)
         case .closed(let error): logger.notice("keys: the terminal \(error.map { "failed: \($0)" } ?? "closed"); keys stop")
         }
-    }
-
-    // MARK: State
-
-    /// The state saved by the last run, if it left a usable one; what was wrong with the
-    /// file otherwise, in one line each.
-    private func loadState() -> SavedState? {
-        guard let file = stateFile else { return nil }
-        let loaded = file.load()
-        for problem in loaded.problems {
-            logger.warning("state: \(problem); \(loaded.state != nil ? "using the previous copy" : "starting afresh")")
-        }
-        if let state = loaded.state {
-            let place = state.memory.path.map { "\($0) at \(state.memory.frame) frames, \(state.memory.state.rawValue)" } ?? "no track"
-            logger.info("state: \(loaded.fromPrevious ? file.previousPath : file.path): \(place)")
-        }
-        return loaded.state
-    }
-
-    private var stateFile: StateFile? { config.state.file.isEmpty ? nil : StateFile(path: config.state.file) }
-
-    /// Before anything writes: the temporary files of writes a full disk, a kill or a power
-    /// cut stopped halfway, in the state folder and the playlists folder (the download
-    /// cache tidies its own when it is set up).
-    private func removeLeftovers() {
-        let config = self.config
-        var folders: [(folder: String, formerly: (String) -> Bool)] = []
-        if let stateFile {
-            let state = AtomicFile.name(of: stateFile.path)
-            let ours = [state, AtomicFile.name(of: QueueFile(beside: stateFile).path), "library.index"]
-            folders.append((StateFile.folder(of: stateFile.path), { ours.contains($0) }))
-        }
-        if !config.library.playlistsDirectory.isEmpty {
-            folders.append((config.library.playlistsDirectory, { StoredPlaylists.isPlaylistFile($0) }))
-        }
-        for (folder, formerly) in folders {
-            for name in AtomicFile.removeLeftovers(in: folder, formerly: formerly) {
-                logger.notice("removed \(folder)/\(name), left by a write that was cut short")
-            }
-        }
-    }
-
-    /// Carries on where the last run left off, once the queue is known: the same track at
-    /// the same frame (from the top if the file changed since), playing or not as
-    /// `resume` says.
-    private func resume(_ saved: SavedState?, queue: [String], alreadyPlaying: Bool) {
-        guard let saved else {
-            if config.playback.autoplay, !alreadyPlaying { player.send(.play) }
-            return
-        }
-        var memory = saved.memory
-        if let path = memory.path {
-            if !queue.contains(path) {
-                logger.notice("state: \(path) is no longer in the queue; starting from the top")
-                memory.path = nil
-            } else if let identity = saved.identity, FileIdentity(path: path) != identity {
-                logger.notice("state: \(path) changed since it was saved; playing it from the start")
-                memory.frame = 0
-            }
-        }
-        let play = config.playback.resume.plays(saved: memory.state, autoplay: config.playback.autoplay)
-        player.restore(memory, play: play)
-    }
-
-    /// A queue a client made comes back as it was, with the place in it, at once: it does
-    /// not wait for the library. Tracks deleted since are left out. The library's list
-    /// then waits until the client's queue is emptied (see `Player.setTracks`).
-    private func resumeClientQueue() {
-        guard let saved = shared.current.savedState, saved.clientQueue == true, let stateFile else { return }
-        let file = QueueFile(beside: stateFile)
-        let tracks: [TrackLocation]
-        do {
-            guard let loaded = try file.load(musicDirectory: config.library.musicDirectory) else {
-                logger.warning("state: \(file.path) is missing; the queue is the library's again")
-                return
-            }
-            for dropped in loaded.dropped { logger.warning("state: \(dropped)") }
-            if loaded.droppedCount > loaded.dropped.count {
-                logger.warning("state: \(file.path): \(loaded.droppedCount) entries left out in all")
-            }
-            tracks = loaded.tracks
-        } catch {
-            logger.warning("state: \(error); the queue is the library's again")
-            return
-        }
-        let present = tracks.compactMap { track -> String? in
-            switch track {
-            case .url(let url): url
-            case .file(let path): FileIdentity(path: path) != nil ? path : nil
-            }
-        }
-        logger.info("state: a client's queue of \(present.count) tracks from \(file.path)\(present.count < tracks.count ? " (\(tracks.count - present.count) gone since)" : "")")
-        guard !present.isEmpty else { return }
-        shared.withLock { $0.clientQueueResumed = true }
-        player.restoreClientQueue(present)
-        resume(saved, queue: present, alreadyPlaying: false)
-        startSaver()
-    }
-
-    /// After a restart that was playing, the saved track plays at its frame straight away,
-    /// before the library (its index or a scan) is loaded: on a slow board with a large
-    /// library that is most of the wait. Only when nothing can have changed under it: the
-    /// whole library is the queue (not a playlist), the track is in `music_dir`, and the
-    /// file is the one saved (size and time), and the queue was not a client's (that one
-    /// is back already). Otherwise `resume` waits for the queue.
-    private func resumeAtOnce() {
-        let config = self.config
-        guard let saved = shared.withLock({ $0.savedState }), let path = saved.memory.path,
-              config.library.playlist.isEmpty, saved.source == .library, saved.clientQueue != true,
-              path.hasPrefix(config.library.musicDirectory.hasSuffix("/") ? config.library.musicDirectory : config.library.musicDirectory + "/"),
-              let identity = saved.identity, FileIdentity(path: path) == identity,
-              config.playback.resume.plays(saved: saved.memory.state, autoplay: config.playback.autoplay)
-        else { return }
-        shared.withLock { $0.resumedEarly = true }
-        player.setTracks([path], provisional: true)
-        player.restore(saved.memory, play: true)
-    }
-
-    /// The queue after an early resume: the track plays on, and the history behind
-    /// "previous" and the shuffle order come back with the list they were saved with.
-    private func finishEarlyResume(_ saved: SavedState, queue: [String]) {
-        guard let path = saved.memory.path, queue.contains(path) else {
-            logger.notice("state: \(saved.memory.path ?? "the saved track") is no longer in the queue; it plays to its end, then the queue from the top")
-            return
-        }
-        player.restoreQueueMemory(saved.memory)
-    }
-
-    /// From now on the place is saved; the saver joins the group, so it stops first.
-    private func startSaver() {
-        guard let saver = makeSaver(config) else { return }
-        shared.withLock { $0.saver = saver }
-        do {
-            try services.add(saver)
-        } catch {
-            logger.error("state: \(error)")
-        }
-    }
-
-    private func makeSaver(_ config: JukeboxConfig) -> StateSaver? {
-        guard !config.state.file.isEmpty else { return nil }
-        let file = StateFile(path: config.state.file)
-        do {
-            try file.makeFolder()
-        } catch {
-            logger.warning("state: \(error)")
-        }
-        return StateSaver(file: file, player: player, interval: config.state.interval,
-                          source: QueueSource(configured: config.library.playlist), logger: logger)
     }
 
     // MARK: Live reload
@@ -484,16 +320,7 @@ public final class Daemon: @unchecked Sendable {
             services.restart(screen) { screen.settings = new.display }
         }
         if change.parts.contains(.network) { configureNetwork(new.network) }
-        if change.parts.contains(.state), let running = shared.current.saver {
-            if let saver = makeSaver(new) {
-                shared.withLock { $0.saver = saver }
-                services.replace(running, with: saver)
-            } else {
-                logger.notice("state: no state file any more; the place is no longer saved")
-                shared.withLock { $0.saver = nil }
-                services.remove(running)
-            }
-        }
+        if change.parts.contains(.state) { resume.stateSettingsChanged(new) }
     }
 
     // MARK: Parts chosen from the config
