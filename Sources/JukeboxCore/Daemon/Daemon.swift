@@ -6,10 +6,9 @@ import Glibc
 #endif
 
 /// `jukebox run`: the box. Its long-lived parts are services in one group, started in
-/// dependency order (player, control socket, engine, resume, library, inputs, hotplug,
-/// keyboard; the state saver once the saved place is taken up) and stopped in reverse
-/// when a stop is asked for: SIGTERM, SIGINT, SIGQUIT, SIGUSR1 or SIGUSR2, `q` on the terminal, or the
-/// queue ending with `exitWhenDone`. Saving the config file, or SIGHUP, applies the edit
+/// the order `startOrder` lists (the state saver joins once the saved place is taken up)
+/// and stopped in reverse when a stop is asked for: SIGTERM, SIGINT, SIGQUIT, SIGUSR1 or
+/// SIGUSR2, `q` on the terminal, or the queue ending with `exitWhenDone`. Saving the config file, or SIGHUP, applies the edit
 /// live (see `reload`). At the stop the place is saved, the audio stopped, the device
 /// closed, the socket removed and the terminal restored, and `run` returns.
 public final class Daemon: @unchecked Sendable {
@@ -154,10 +153,7 @@ public final class Daemon: @unchecked Sendable {
     public func run(handlingSignals: Bool = true) -> Outcome {
         logger.info("jukebox starting", metadata: ["music": "\(config.library.musicDirectory)", "device": "\(config.audio.output.device)"])
         if handlingSignals { handleSignals() }
-        // Before anything writes: what cut writes left goes, and the saved place is read
-        // (the library holds its first play for it).
-        resume.load()
-        if let failure = startServices() {
+        if let failure = start() {
             logger.critical("not starting: \(failure)")
             requestStop(.failed(failure))
         }
@@ -192,46 +188,70 @@ public final class Daemon: @unchecked Sendable {
         }
     }
 
-    /// The services in dependency order. The control socket comes before the engine: a
-    /// second daemon must stop before it touches the audio device.
+    // MARK: Start
+
+    /// What is read and set up before any part starts, then the parts in `startOrder`;
+    /// the first required one that cannot start stops the start.
+    private func start() -> ServiceGroup.Failure? {
+        // Before anything writes: what cut writes left goes, and the saved place is read
+        // (the library holds its first play for it).
+        resume.load()
+        configureNetwork(config.network)
+        do {
+            for service in startOrder() { try services.add(service) }
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    /// The box's parts in the order they start; they stop in reverse. The state saver
+    /// is not listed: `resume` adds it once the saved place is taken up (at its own start
+    /// for a client's queue, else when the library's first queue comes).
+    private func startOrder() -> [any Service] {
+        var order: [any Service] = [
+            // First, so it stops last, after everything that sends the player commands.
+            PlayerService(player: player),
+            // Before the engine: a second daemon must stop before it touches the audio device.
+            control,
+            engineService,
+            // Once the engine runs: a client's queue, or the saved track, plays at once,
+            // without waiting for the library.
+            resume,
+        ]
+        // Only under systemd's `WatchdogSec=`. It asks the player and the engine for
+        // signs of life, so it comes after both.
+        if let interval = Systemd.watchdogInterval {
+            order.append(WatchdogService(interval: interval, player: player, engine: engine, logger: logger))
+        }
+        // The library before the inputs: its start only hands the queue's loading to a
+        // thread of its own, which then overlaps with setting up the lines and devices
+        // below, and the first sound comes that much sooner.
+        order.append(library)
+        order.append(inputs)
+        // It tells the engine and the inputs of devices that come and go: after both.
+        order.append(hotplug)
+        // Only with `[control] keyboard`: keys on the terminal, beside the board's inputs.
+        if config.control.keyboard {
+            order.append(KeyboardService(skipSeconds: config.playback.skipSeconds, logger: logger) { [weak self] action in
+                self?.keyPressed(action)
+            })
+        }
+        // After every part the music needs: the first sound does not wait for fonts and
+        // the display.
+        order.append(screen)
+        // Last, and only with a config file to watch.
+        if let source {
+            order.append(ConfigWatcher(path: source.path) { [weak self] in self?.reload(because: "saved") })
+        }
+        return order
+    }
+
     /// The download cache for URL tracks: a folder that cannot be written is said once and
     /// URLs still play, downloaded to a temporary file instead.
     private func configureNetwork(_ network: JukeboxConfig.Network) {
         if let problem = self.network.configure(network.cache, limits: network.limits) {
             logger.warning("network: \(problem); URL tracks play without being kept")
-        }
-    }
-
-    private func startServices() -> ServiceGroup.Failure? {
-        configureNetwork(config.network)
-        do {
-            try services.add(PlayerService(player: player))
-            try services.add(control)
-            try services.add(engineService)
-            // A client's queue, or the saved track, plays at once (see `ResumeService`).
-            try services.add(resume)
-            if let interval = Systemd.watchdogInterval {
-                try services.add(WatchdogService(interval: interval, player: player, engine: engine, logger: logger))
-            }
-            // The library before the inputs: its start only hands the queue's loading to a
-            // thread of its own, which then overlaps with setting up the lines and devices
-            // below, and the first sound comes that much sooner.
-            try services.add(library)
-            try services.add(inputs)
-            try services.add(hotplug)
-            if config.control.keyboard {
-                try services.add(KeyboardService(skipSeconds: config.playback.skipSeconds, logger: logger) { [weak self] action in
-                    self?.keyPressed(action)
-                })
-            }
-            // Last: the first sound does not wait for fonts and the display.
-            try services.add(screen)
-            if let source {
-                try services.add(ConfigWatcher(path: source.path) { [weak self] in self?.reload(because: "saved") })
-            }
-            return nil
-        } catch {
-            return error
         }
     }
 
