@@ -32,7 +32,7 @@ struct InputLatency: ParsableCommand {
         let output: AudioOutput = device == "null-sink" ? NullOutput() : ALSAOutput(ALSAOutput.Settings(device: device))
         let box = PlayerReference()
         let engine = AudioEngine(output: output) { event in
-            if case .commandApplied(let command, let postedAt, let audibleAt) = event, command == "pause" || command == "resume" {
+            if case .commandApplied(let command, let postedAt, let audibleAt) = event, command == .pause || command == .resume {
                 effects.add(postedAt: postedAt, audibleAt: audibleAt)
             }
             box.player?.engineEvent(event)

@@ -7,7 +7,7 @@ import Logging
 public final class InputActionLog: @unchecked Sendable {
     private let logger: Logger
     private let lock = ConditionLock()
-    private var pending: [(action: InputAction, sentAt: UInt64, effects: Set<String>)] = []
+    private var pending: [(action: InputAction, sentAt: UInt64, effects: Set<AppliedCommand>)] = []
     /// An action with no effect on the output within this time had none (a pause while paused).
     private let expiry: UInt64 = 2_000_000_000
 
@@ -25,8 +25,8 @@ public final class InputActionLog: @unchecked Sendable {
 
     /// The output reports that `command` (pause, resume, seek, stop, start, volume) asked for
     /// at `postedAt` was heard from `audibleAt`.
-    public func applied(_ command: String, postedAt: UInt64, audibleAt: UInt64) {
-        let match: (action: InputAction, sentAt: UInt64, effects: Set<String>)? = lock.withLock {
+    public func applied(_ command: AppliedCommand, postedAt: UInt64, audibleAt: UInt64) {
+        let match: (action: InputAction, sentAt: UInt64, effects: Set<AppliedCommand>)? = lock.withLock {
             guard let i = pending.firstIndex(where: { $0.effects.contains(command) && $0.sentAt <= postedAt && postedAt - $0.sentAt < expiry }) else { return nil }
             return pending.remove(at: i)
         }
@@ -38,13 +38,13 @@ public final class InputActionLog: @unchecked Sendable {
     }
 
     /// What an action can do at the output.
-    static func effects(of command: PlayerCommand) -> Set<String> {
+    static func effects(of command: PlayerCommand) -> Set<AppliedCommand> {
         switch command {
-        case .play, .pause, .toggle, .interruptionBegan, .interruptionEnded: return ["pause", "resume", "start"]
-        case .stop: return ["stop"]
-        case .next, .previous, .playPosition, .playFrom: return ["start", "seek"]
-        case .seek, .skip, .seekFraction, .fastForward(.begin), .rewind(.begin): return ["seek", "start"]
-        case .setVolume, .volumeStep: return ["volume"]
+        case .play, .pause, .toggle, .interruptionBegan, .interruptionEnded: return [.pause, .resume, .start]
+        case .stop: return [.stop]
+        case .next, .previous, .playPosition, .playFrom: return [.start, .seek]
+        case .seek, .skip, .seekFraction, .fastForward(.begin), .rewind(.begin): return [.seek, .start]
+        case .setVolume, .volumeStep: return [.volume]
         case .setMode, .setOption, .clearError, .cycleMode, .fastForward(.end), .rewind(.end): return []
         }
     }

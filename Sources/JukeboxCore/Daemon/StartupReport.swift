@@ -26,7 +26,7 @@ final class StartupReport: Sendable {
     }
 
     func engineEvent(_ event: EngineEvent) {
-        guard case .commandApplied(let command, _, let audibleAt) = event, command == "start" || command == "resume",
+        guard case .commandApplied(let command, _, let audibleAt) = event, command == .start || command == .resume,
               said.withLock({ first(&$0.sounded) }) else { return }
         logger.notice("first sound \(InputActionLog.milliseconds(audibleAt &- startedAt)) ms after start")
     }

@@ -53,7 +53,25 @@ public enum EngineEvent: Sendable {
     case volumeChangedOutside(Int)
     /// A pause, resume, seek, stop, start or volume change took effect on the output: asked
     /// for at `postedAt`, heard from `audibleAt` (CLOCK_MONOTONIC ns).
-    case commandApplied(String, postedAt: UInt64, audibleAt: UInt64)
+    case commandApplied(AppliedCommand, postedAt: UInt64, audibleAt: UInt64)
+}
+
+extension EngineEvent {
+    /// Said for the log (and the latency figures) alone: the player has nothing to do
+    /// with it, so it is not handed to the player's thread at all.
+    public var isOnlyForTheLog: Bool {
+        switch self {
+        case .damaged, .decoderNote, .outputConfigured, .mixerChanged, .mixerOpened, .underrun, .commandApplied: true
+        default: false
+        }
+    }
+}
+
+/// What took effect on the output, as `EngineEvent.commandApplied` reports it; written as
+/// the log and the latency benchmarks read it ("pause heard … ms after the edge").
+public enum AppliedCommand: String, Sendable, CaseIterable, CustomStringConvertible {
+    case start, pause, resume, seek, stop, volume
+    public var description: String { rawValue }
 }
 
 /// Where the audio goes, for the status.

@@ -42,7 +42,7 @@ final class OutputWorker: @unchecked Sendable {  // confined to the audio thread
     private var presentWhenLost: Set<Int> = []
     private var nextProbeAt: UInt64 = 0
     /// A resume or start waiting for its first audio to be written, to report when it sounded.
-    private var awaitingAudio: (command: String, postedAt: UInt64)?
+    private var awaitingAudio: (command: AppliedCommand, postedAt: UInt64)?
     /// When the last interrupt began, and how long after that its fade began to sound.
     private var interruptStartedAt: UInt64 = 0
     private var audibleAfterNanoseconds: UInt64 = 0
@@ -108,7 +108,7 @@ final class OutputWorker: @unchecked Sendable {  // confined to the audio thread
         switch command {
         case .begin(let newGeneration, let paused, let token, let frame, let postedAt):
             if state == .playing { _ = interrupt() }
-            awaitingAudio = paused ? nil : ("start", postedAt)
+            awaitingAudio = paused ? nil : (.start, postedAt)
             generation = newGeneration
             position.begin(at: TrackPosition(token: token, frame: frame))
             titles.removeAll()
@@ -118,18 +118,18 @@ final class OutputWorker: @unchecked Sendable {  // confined to the audio thread
         case .pause(let postedAt):
             guard state == .playing else { return }
             let heard = interrupt()
-            applied("pause", postedAt)
+            applied(.pause, postedAt)
             state = .paused
             if let heard { reposition(to: heard) }
         case .resume(let postedAt):
             guard state == .paused else { return }
             state = .playing
             gain.fadeIn(over: fadeFrames)
-            awaitingAudio = ("resume", postedAt)
+            awaitingAudio = (.resume, postedAt)
         case .stop(let postedAt):
             if state == .playing {
                 _ = interrupt()
-                applied("stop", postedAt)
+                applied(.stop, postedAt)
             }
             state = .stopped
             titles.removeAll()
@@ -145,14 +145,14 @@ final class OutputWorker: @unchecked Sendable {  // confined to the audio thread
         case .seek(let frame, let postedAt):
             let wasPlaying = state == .playing
             guard let token = (wasPlaying ? interrupt() : position.resting)?.token else { return }
-            if wasPlaying { applied("seek", postedAt) }
+            if wasPlaying { applied(.seek, postedAt) }
             reposition(to: TrackPosition(token: token, frame: max(0, frame)))
             if state == .playing { gain.fadeIn(over: fadeFrames) }
         case .volume(let v, let postedAt):
             volume = max(0, min(100, v))
             mixer.apply(volume)
             // Reported as applied now: the ramp starts in the next period written.
-            applied("volume", postedAt, audibleAt: MonotonicClock.now())
+            applied(.volume, postedAt, audibleAt: MonotonicClock.now())
         case .devicesChanged:
             lookForDevices = true
             // A device that went while nothing was written is noticed here, and let go
@@ -400,7 +400,7 @@ final class OutputWorker: @unchecked Sendable {  // confined to the audio thread
     /// starts to sound (what the device still had queued before it), not when the drain
     /// of the silence after it returned.
     /// `audibleAt` defaults to the last interrupt's: when its fade began to sound.
-    private func applied(_ command: String, _ postedAt: UInt64, audibleAt: UInt64? = nil) {
+    private func applied(_ command: AppliedCommand, _ postedAt: UInt64, audibleAt: UInt64? = nil) {
         let audible = audibleAt ?? interruptStartedAt + audibleAfterNanoseconds
         engine.onEvent(.commandApplied(command, postedAt: postedAt, audibleAt: max(audible, postedAt)))
     }

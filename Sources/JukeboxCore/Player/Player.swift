@@ -115,8 +115,12 @@ public final class Player: Sendable {
         }
     }
 
-    /// Engine events arrive here from the engine's threads.
-    public func engineEvent(_ event: EngineEvent) { later { $0.handle(event) } }
+    /// Engine events arrive here from the engine's threads; one only for the log stays
+    /// on the engine's thread.
+    public func engineEvent(_ event: EngineEvent) {
+        guard !event.isOnlyForTheLog else { return }
+        later { $0.handle(event) }
+    }
 
     /// Answers once the player has applied everything queued before: the watchdog's sign
     /// that it is not stuck.
