@@ -92,7 +92,8 @@ public final class Daemon: @unchecked Sendable {
         var engineSettings = AudioEngine.Settings()
         engineSettings.onOutputLost = config.audio.onOutputLost
         engineSettings.prebufferSeconds = config.network.prebufferSeconds
-        engine = AudioEngine(route: Self.chooseRoute(config.audio, logger: logger), settings: engineSettings, network: network)
+        engine = AudioEngine(route: Self.chooseRoute(config.audio, logger: logger), settings: engineSettings, network: network,
+                             mixerWatcher: hotplug)
         outputs = OutputSwitches(devices: config.audio.devices)
         player = Player(engine: engine, settings: ConfigChange.playerSettings(config))
         let shared = ConditionLocked(Shared(config: config))
@@ -121,7 +122,7 @@ public final class Daemon: @unchecked Sendable {
 
     /// Connects the parts' events to each other, now that all exist.
     private func wire() {
-        let events = EngineEventLog(logger: logger, actions: actionLog, hotplug: hotplug)
+        let events = EngineEventLog(logger: logger, actions: actionLog)
         let startup = self.startup
         // Weak: the player holds its engine.
         engine.listen { [weak player] event in
@@ -142,7 +143,6 @@ public final class Daemon: @unchecked Sendable {
             { events in if events.contains(where: { $0.subsystem == "sound" }) { engine.devicesChanged() } },
             { events in inputs.devicesAnnounced(events) },
         ]
-        hotplug.onMixerChange = { engine.mixerTouched() }
         outputs.whenChanged { [weak self] _ in self?.reroute() }
         library.onLoaded = { [weak self] in self?.libraryLoaded($0) }
     }

@@ -4,7 +4,6 @@ import Logging
 struct EngineEventLog: Sendable {
     let logger: Logger
     let actions: InputActionLog
-    let hotplug: HotplugMonitor
 
     func handle(_ event: EngineEvent) {
         switch event {
@@ -14,7 +13,6 @@ struct EngineEventLog: Sendable {
         case .streamNews(_, .problem(let error)): logger.warning("\(error); retrying")
         case .outputConfigured(let negotiated): logger.notice("output: \(negotiated)")
         case .mixerChanged(let mixer, let note): logger.notice("mixer: \(note ?? mixer)")
-        case .mixerOpened(let address): hotplug.watchMixer(address)
         case .volumeChangedOutside(let volume): logger.info("mixer: set to \(volume) from outside")
         case .outputLost(let error):
             logger.warning("output: \(error.isGone ? "lost" : "cannot play"): \(error); paused until a device is back")

@@ -5,25 +5,27 @@ import Glibc
 #endif
 
 /// Devices coming and going, for everything that waits on them: the inputs (a keypad, a
-/// GPIO chip) and the audio route (a USB DAC); and the card's volume control changing. One
-/// thread polls the kernel's announcements and the watched control, and hands each batch
-/// to every subscriber; subscribers only note it and return (they wake their own thread),
-/// so nothing here waits on a consumer.
-public final class HotplugMonitor: @unchecked Sendable {
+/// GPIO chip) and the audio route (a USB DAC); and the card's volume control, whose watch
+/// (the mixer's own) tells its listener of changes made elsewhere. One thread polls the
+/// kernel's announcements and the watched control, and hands each batch to every
+/// subscriber; subscribers only note it and return (they wake their own thread), so
+/// nothing here waits on a consumer.
+public final class HotplugMonitor: MixerWatcher, @unchecked Sendable {
     public typealias Subscriber = @Sendable ([UeventMonitor.Uevent]) -> Void
 
     private let logger: Logger
     /// Set before `start`.
     public var subscribers: [Subscriber] = []
-    /// Told when the watched control changed, by anyone (set before `start`).
-    public var onMixerChange: @Sendable () -> Void = {}
     /// The control to watch, and how many times one was asked for: a request for the same
     /// control (its card came back) opens it afresh.
     private let wanted = ConditionLocked(WatchRequest())
-    private struct WatchRequest { var address: MixerAddress?; var generation = 0; var stopped = false }
+    private struct WatchRequest { var mixer: MixerWatchRequest?; var generation = 0; var stopped = false }
     private var watchedGeneration = 0
     private var uevents: UeventMonitor?
     private var mixer: MixerWatch?
+    /// The watch asked for could not be opened: tried again every second.
+    private var retryWatch = false
+    private var watchedName = ""
     private var wake: [Int32] = [-1, -1]  // set once, in init
     private var thread: pthread_t?
 
@@ -38,7 +40,7 @@ public final class HotplugMonitor: @unchecked Sendable {
             // A full pipe already holds a wake-up: the audio thread never blocks here.
             try systemCall { fcntl(wake[1], F_SETFL, fcntl(wake[1], F_GETFL) | O_NONBLOCK) }
         } catch {
-            logger.error("hotplug: cannot make its wake-up pipe (\(error)); devices are found by slow retries and outside volume changes within a second")
+            logger.error("hotplug: cannot make its wake-up pipe (\(error)); devices are found by slow retries and outside volume changes are not followed")
             wake = [-1, -1]
         }
     }
@@ -55,15 +57,16 @@ public final class HotplugMonitor: @unchecked Sendable {
         do {
             thread = try WorkerThread.start(name: "jukebox-hotplug") { [self] in run() }
         } catch {
-            logger.error("hotplug: cannot start its thread (\(error)); devices are found by slow retries and outside volume changes within a second")
+            logger.error("hotplug: cannot start its thread (\(error)); devices are found by slow retries and outside volume changes are not followed")
         }
     }
 
-    /// Watch this control (nil: none) for changes. Callable from any thread, before or
-    /// after `start`; returns at once.
-    public func watchMixer(_ address: MixerAddress?) {
+    /// Watch this control (nil: none) for changes made elsewhere. Callable from any
+    /// thread, before or after `start`; returns at once. A request for the same control
+    /// (its card came back) opens it afresh.
+    public func watchMixer(_ watch: MixerWatchRequest?) {
         wanted.withLock { request in
-            request.address = address
+            request.mixer = watch
             request.generation += 1
             // Under the lock, so the pipe cannot be closed (and its number reused) meanwhile.
             if !request.stopped { ring(Self.wakeToWatch) }
@@ -97,9 +100,10 @@ public final class HotplugMonitor: @unchecked Sendable {
             var fds = [pollfd(fd: wake[0], events: Int16(POLLIN), revents: 0)]
             if let uevents { fds.append(pollfd(fd: uevents.fd, events: Int16(POLLIN), revents: 0)) }
             let mixerStart = fds.count
-            fds += mixer?.descriptors ?? []
+            let polledWatch = mixer
+            fds += polledWatch?.descriptors ?? []
             do {
-                try systemCall { poll(&fds, nfds_t(fds.count), -1) }
+                try systemCall { poll(&fds, nfds_t(fds.count), retryWatch ? 1000 : -1) }
             } catch {
                 logger.error("hotplug: poll failed: \(error); devices plugged in from now on are found by the slow retries")
                 return
@@ -109,19 +113,20 @@ public final class HotplugMonitor: @unchecked Sendable {
                 let count = read(wake[0], &bytes, bytes.count)
                 if count > 0, bytes.prefix(count).contains(Self.wakeToStop) { return }
                 followWatchRequest()
+            } else if retryWatch {
+                openWatch()
             }
             if let uevents, fds[1].revents != 0 {
                 let events = uevents.read()
                 if !events.isEmpty { for subscriber in subscribers { subscriber(events) } }
             }
-            if let watch = mixer, fds.count > mixerStart, fds[mixerStart...].contains(where: { $0.revents != 0 }) {
+            if let watch = mixer, watch === polledWatch, fds.count > mixerStart, fds[mixerStart...].contains(where: { $0.revents != 0 }) {
                 if !watch.readEvents(Array(fds[mixerStart...])) {
                     // The card went: let go of it so the kernel can free it. The audio
                     // thread asks again when the card is back and opened.
-                    logger.debug("hotplug: \(watch.address) went away; no longer watched")
+                    logger.debug("hotplug: \(watchedName) went away; no longer watched")
                     mixer = nil
                 }
-                onMixerChange()
             }
         }
     }
@@ -131,12 +136,20 @@ public final class HotplugMonitor: @unchecked Sendable {
         let request = wanted.current
         guard request.generation != watchedGeneration else { return }
         watchedGeneration = request.generation
+        openWatch()
+    }
+
+    private func openWatch() {
+        let retrying = retryWatch
         mixer = nil
-        guard let address = request.address else { return }
+        retryWatch = false
+        guard let request = wanted.current.mixer else { return }
+        watchedName = request.description
         do {
-            mixer = try MixerWatch(address)
+            mixer = try request.open()
         } catch {
-            logger.notice("mixer: cannot watch \(address) for outside changes (\(error)); they are noticed within a second instead")
+            if !retrying { logger.notice("mixer: cannot watch \(request) for outside changes (\(error)); trying again every second") }
+            retryWatch = true
         }
     }
 }

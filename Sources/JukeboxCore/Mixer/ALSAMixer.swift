@@ -2,8 +2,9 @@ import CAlsa
 
 /// One playback volume control of a sound card, through alsa-lib's simple mixer API.
 /// Volume goes through `VolumeMapping`; 0 also mutes where the control has a switch.
-/// The control's current value is compared with what was last applied, so a change made
-/// elsewhere (alsamixer) is told apart from our own rounding; `MixerWatch` says when to look.
+/// What it applies is recorded in its `MixerLevel`, which its watch (`ALSAMixerWatch`, a
+/// second handle on the watcher's thread) compares with what the kernel announces, so a
+/// change made elsewhere (alsamixer) is told apart from our own and our own rounding.
 final class ALSAMixer: Mixer {
     /// Controls `auto` prefers, in order; after these, the first playback volume control
     /// with a dB scale (a real attenuator: the loopback card's "PCM Rate Shift" is not).
@@ -17,8 +18,8 @@ final class ALSAMixer: Mixer {
     private var decibelRange: (min: Double, max: Double)?
     private var rawRange: (min: Int, max: Int) = (0, 0)
     private var hasSwitch = false
-    /// What the control held after our last apply (raw steps and switch).
-    private var applied: (raw: Int, on: Bool)?
+    /// What the control held after our last apply, shared with its watch.
+    private let applied = MixerLevel()
 
     /// Opens `device`'s control named `choice` (nil: the preferred one); throws a reason.
     init(device: String, choice: String?, index: Int) throws(OutputError) {
@@ -61,7 +62,12 @@ final class ALSAMixer: Mixer {
 
     deinit { close() }
 
-    var address: MixerAddress? { MixerAddress(device: device, control: control, index: index) }
+    func watch(reportingTo listener: MixerListener) -> MixerWatchRequest? {
+        let device = device, control = control, index = index, level = applied
+        return MixerWatchRequest("'\(control)' on \(device)") { () throws(OutputError) -> MixerWatch in
+            try ALSAMixerWatch(device: device, control: control, index: index, level: level, listener: listener)
+        }
+    }
 
     var description: String {
         let range = decibelRange.map { "\(decibelText($0.min, places: 1)) to \(decibelText($0.max, places: 1)) dB" } ?? "\(rawRange.max - rawRange.min + 1) steps, no dB"
@@ -85,10 +91,15 @@ final class ALSAMixer: Mixer {
         } else {
             raw = VolumeMapping.raw(for: volume, min: rawRange.min, max: rawRange.max)
         }
-        snd_mixer_selem_set_playback_volume_all(element, raw)
         let on = volume > 0 || !hasSwitch
-        if hasSwitch { snd_mixer_selem_set_playback_switch_all(element, on ? 1 : 0) }
-        applied = (raw, on)
+        applied.record {
+            // alsa-lib skips a write of the value it last knew: it learns first of what
+            // was set elsewhere since (its watch reads those on a handle of its own).
+            if let handle { snd_mixer_handle_events(handle) }
+            snd_mixer_selem_set_playback_volume_all(element, raw)
+            if hasSwitch { snd_mixer_selem_set_playback_switch_all(element, on ? 1 : 0) }
+            return MixerLevel.Value(raw: raw, on: on)
+        }
     }
 
     /// The raw step whose dB is nearest `decibels`.
@@ -103,18 +114,49 @@ final class ALSAMixer: Mixer {
         return abs(aboveDB - centi) < abs(centi - belowDB) ? above : below
     }
 
-    func outsideChange() -> Int? {
-        guard let handle, let element, let applied else { return nil }
-        snd_mixer_handle_events(handle)
+    // MARK: Watching (on the watcher's thread, through a handle of its own)
+
+    /// What to poll for: readable when any of the card's controls changes.
+    var pollDescriptors: [pollfd] {
+        guard let handle else { return [] }
+        let count = snd_mixer_poll_descriptors_count(handle)
+        guard count > 0 else { return [] }
+        var fds = [pollfd](repeating: pollfd(), count: Int(count))
+        let filled = snd_mixer_poll_descriptors(handle, &fds, UInt32(count))
+        return Array(fds.prefix(Int(max(0, filled))))
+    }
+
+    /// False when the poll says the card is gone.
+    func eventsAreReadable(_ polled: [pollfd]) -> Bool {
+        guard let handle else { return false }
+        var fds = polled
+        var revents: UInt16 = 0
+        guard snd_mixer_poll_descriptors_revents(handle, &fds, UInt32(fds.count), &revents) >= 0 else { return false }
+        return Int32(revents) & (POLLERR | POLLHUP | POLLNVAL) == 0
+    }
+
+    /// Reads the card's events, so `level` is what the control holds now; false once the
+    /// card is gone.
+    func handleEvents() -> Bool {
+        guard let handle else { return false }
+        return snd_mixer_handle_events(handle) >= 0
+    }
+
+    /// What the control holds (as of the last events read).
+    var level: MixerLevel.Value? {
+        guard let element else { return nil }
         var raw = 0
         var on: Int32 = 1
         guard snd_mixer_selem_get_playback_volume(element, SND_MIXER_SCHN_FRONT_LEFT, &raw) == 0 else { return nil }
         if hasSwitch { snd_mixer_selem_get_playback_switch(element, SND_MIXER_SCHN_FRONT_LEFT, &on) }
-        guard raw != applied.raw || (on != 0) != applied.on else { return nil }
-        self.applied = (raw, on != 0)
-        if on == 0 { return 0 }
+        return MixerLevel.Value(raw: raw, on: on != 0)
+    }
+
+    /// The volume `level` stands for (the control holds it now).
+    func volume(of level: MixerLevel.Value) -> Int {
+        if !level.on { return 0 }
         if let range = decibelRange, let db = currentDecibels { return VolumeMapping.volume(forDecibels: db, min: range.min, max: range.max) }
-        return VolumeMapping.volume(forRaw: raw, min: rawRange.min, max: rawRange.max)
+        return VolumeMapping.volume(forRaw: level.raw, min: rawRange.min, max: rawRange.max)
     }
 
     func close() {

@@ -6,15 +6,14 @@ public protocol Mixer: AnyObject {
     var description: String { get }
     /// Applies `volume` (0–100).
     func apply(_ volume: Int)
-    /// The volume the control stands for if someone else (alsamixer, another program)
-    /// changed it since our last `apply`; nil when it is as we left it.
-    func outsideChange() -> Int?
-    /// A card's control, for the hotplug thread to watch; nil for the others.
-    var address: MixerAddress? { get }
+    /// The kernel watch on this control, for a `MixerWatcher` to open and poll: it tells
+    /// `listener` of changes made elsewhere, never of this mixer's own. Nil for a mixer
+    /// no one else can move.
+    func watch(reportingTo listener: MixerListener) -> MixerWatchRequest?
 }
 
 extension Mixer {
-    public var address: MixerAddress? { nil }
+    public func watch(reportingTo listener: MixerListener) -> MixerWatchRequest? { nil }
 }
 
 /// Volume as gain on the samples (the gain stage ramps it, so there is no click).
@@ -23,7 +22,6 @@ final class SoftwareMixer: Mixer {
     init(_ gain: GainStage) { self.gain = gain }
     var description: String { "software" }
     func apply(_ volume: Int) { gain.setVolume(volume) }
-    func outsideChange() -> Int? { nil }
 }
 
 /// No volume control at all: the audio goes out at full scale (an amplifier with its own
@@ -31,7 +29,6 @@ final class SoftwareMixer: Mixer {
 final class FixedVolume: Mixer {
     var description: String { "none (volume fixed at 100)" }
     func apply(_ volume: Int) {}
-    func outsideChange() -> Int? { nil }
 }
 
 /// Which mixer an ALSA output uses (`[audio] mixer`).

@@ -46,10 +46,8 @@ public enum EngineEvent: Sendable {
     /// Volume is now applied here: a card's control, or software (with why, if a control
     /// was wanted but is not there).
     case mixerChanged(String, note: String?)
-    /// A card's control is in use (after every device setup), or none (nil): the one to
-    /// watch for changes made elsewhere, calling `mixerTouched` when it changes.
-    case mixerOpened(MixerAddress?)
     /// Someone else changed the card's volume control (alsamixer): the volume it stands for.
+    /// Told from the mixer watcher's thread; the engine has it already.
     case volumeChangedOutside(Int)
     /// A pause, resume, seek, stop, start or volume change took effect on the output: asked
     /// for at `postedAt`, heard from `audibleAt` (CLOCK_MONOTONIC ns).
@@ -61,7 +59,7 @@ extension EngineEvent {
     /// with it, so it is not handed to the player's thread at all.
     public var isOnlyForTheLog: Bool {
         switch self {
-        case .damaged, .decoderNote, .outputConfigured, .mixerChanged, .mixerOpened, .underrun, .commandApplied: true
+        case .damaged, .decoderNote, .outputConfigured, .mixerChanged, .underrun, .commandApplied: true
         default: false
         }
     }
@@ -140,9 +138,6 @@ public final class AudioEngine: @unchecked Sendable {
         /// While waiting for a device, or playing on one the admin likes less, look for
         /// devices this often even without a kernel announcement.
         public var deviceProbeMilliseconds = 2000
-        /// A card's control is read back this often, in case a change made elsewhere went
-        /// unannounced (the hotplug thread's watch rings at once otherwise).
-        public var mixerLookMilliseconds = 1000
         public init() {}
     }
 
@@ -155,13 +150,18 @@ public final class AudioEngine: @unchecked Sendable {
     let output: OutputRoute
     /// Who hears the engine's events; set once, before `start` (see `listen`).
     private(set) var onEvent: @Sendable (EngineEvent) -> Void
+    /// Who polls the watch of each card control the audio thread opens (the hotplug thread).
+    let mixerWatcher: MixerWatcher?
 
     private var threads: [pthread_t] = []
     private static let threadNames = ["jukebox-decode", "jukebox-audio"]
 
+    /// `mixerWatcher` follows changes made elsewhere to the card controls it uses (none:
+    /// they are not followed).
     public init(route: OutputRoute, settings: Settings = Settings(), network: NetworkPlayback = NetworkPlayback(),
-                onEvent: @escaping @Sendable (EngineEvent) -> Void = { _ in }) {
+                mixerWatcher: MixerWatcher? = nil, onEvent: @escaping @Sendable (EngineEvent) -> Void = { _ in }) {
         self.output = route
+        self.mixerWatcher = mixerWatcher
         self.settings = settings
         self.network = network
         self.onEvent = onEvent
@@ -263,10 +263,6 @@ public final class AudioEngine: @unchecked Sendable {
         post { $0.outputCommands.append(.reroute(route, policy)) }
     }
 
-    /// The card's control changed (told by the hotplug thread's watch): the audio thread
-    /// looks whether someone else moved it.
-    public func mixerTouched() { post { $0.outputCommands.append(.mixerTouched) } }
-
     public var snapshot: EngineSnapshot { shared.withLock { $0.published } }
 
     func post(_ change: (ConditionLocked<EngineState>.Access) -> Void) {
@@ -274,6 +270,16 @@ public final class AudioEngine: @unchecked Sendable {
             change(s)
             s.broadcast()
         }
+    }
+}
+
+extension AudioEngine: MixerListener {
+    /// A card's control was moved elsewhere (told on the watcher's thread): the volume the
+    /// audio thread keeps follows it, and the player hears of it. The audio thread is not
+    /// woken: nothing on it has to change.
+    public func mixerChangedOutside(volume: Int) {
+        shared.withLock { $0.outsideVolume = volume }
+        onEvent(.volumeChangedOutside(volume))
     }
 }
 
@@ -292,6 +298,9 @@ struct EngineState {
     var ring = ChunkRing()
     /// When the audio thread last went round its loop (0: not yet), for the watchdog.
     var audioThreadSeen: UInt64 = 0
+    /// The volume a card's control was moved to elsewhere, for the audio thread to keep
+    /// (it sets the control at it again after a device setup) without being woken.
+    var outsideVolume: Int?
 }
 
 struct DecodeRequest {
@@ -314,7 +323,6 @@ enum OutputCommand {
     case seek(Int64, postedAt: UInt64)
     case volume(Int, postedAt: UInt64)
     case devicesChanged
-    case mixerTouched
     case reroute(OutputRoute, OutputLossPolicy)
 }
 

@@ -24,7 +24,6 @@ final class OutputWorker: @unchecked Sendable {  // confined to the audio thread
     private var volume = 100
     private var mixerDescription = "software"
     private var mixerAnnounced: String?
-    private var nextMixerLook: UInt64 = 0
     private var recent = RecentOutput()
     private var lastError: OutputError?
     /// Set while no device can be opened: the loss being waited out.
@@ -77,6 +76,10 @@ final class OutputWorker: @unchecked Sendable {  // confined to the audio thread
                 }
                 commands = s.outputCommands
                 s.outputCommands.removeAll()
+                if let outside = s.outsideVolume {
+                    volume = outside
+                    s.outsideVolume = nil
+                }
                 return s.running
             }
             guard keepRunning else {
@@ -86,7 +89,6 @@ final class OutputWorker: @unchecked Sendable {  // confined to the audio thread
             }
             for command in commands { handle(command) }
             lookForDevicesIfDue()
-            lookForOutsideVolumeChange()
             if state == .playing { playSomething() }
             publish()
         }
@@ -158,8 +160,6 @@ final class OutputWorker: @unchecked Sendable {  // confined to the audio thread
             // A device that went while nothing was written is noticed here, and let go
             // of, so the kernel can free the card.
             if output.isDisconnected { lose(.disconnected(device: output.name)) }
-        case .mixerTouched:
-            nextMixerLook = 0
         case .reroute(let newRoute, let policy):
             reroute(to: newRoute, policy: policy)
         }
@@ -204,20 +204,9 @@ final class OutputWorker: @unchecked Sendable {  // confined to the audio thread
             mixerAnnounced = announcement
             engine.onEvent(.mixerChanged(mixer.description, note: output.mixerNote))
         }
-        engine.onEvent(.mixerOpened(output.mixer?.address))
-    }
-
-    /// Notices a change made to the card's control by someone else: at once when the
-    /// hotplug thread's watch rings (`mixerTouched`), and within a second without it.
-    private func lookForOutsideVolumeChange() {
-        guard let mixer = output.mixer else { return }
-        let now = MonotonicClock.now()
-        guard now >= nextMixerLook else { return }
-        nextMixerLook = now + UInt64(engine.settings.mixerLookMilliseconds) * 1_000_000
-        if let outside = mixer.outsideChange() {
-            volume = outside
-            engine.onEvent(.volumeChangedOutside(outside))
-        }
+        // The control's own watch tells the engine of changes made elsewhere; its own
+        // are not told back here.
+        engine.mixerWatcher?.watchMixer(output.mixer?.watch(reportingTo: engine))
     }
 
     // MARK: Devices

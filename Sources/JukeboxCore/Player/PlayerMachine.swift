@@ -191,7 +191,7 @@ final class PlayerMachine {
         case .outputReturned: control.outputReturned(resuming: settings.resumeOnReconnect)
         case .outputChanged: control.outputChanged()
         case .volumeChangedOutside(let outside): control.volumeMovedOutside(to: outside, within: volumeLimits)
-        case .damaged, .decoderNote, .outputConfigured, .mixerChanged, .mixerOpened, .underrun, .commandApplied:
+        case .damaged, .decoderNote, .outputConfigured, .mixerChanged, .underrun, .commandApplied:
             break
         }
         // An event only for the log (a note, an underrun) tells no one.
