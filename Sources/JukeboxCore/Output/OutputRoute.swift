@@ -2,7 +2,7 @@
 /// now. It is the output the audio thread writes to: `configure` opens the first device
 /// present, and everything else goes to the open one. The audio thread asks it whether a
 /// better device has appeared and lets go of a device that went away; which device to
-/// open is decided only here.
+/// open is decided only here, and when to look and what a loss means in `DevicePolicy`.
 public final class OutputRoute: AudioOutput {
     public struct Candidate {
         public let output: AudioOutput

@@ -11,7 +11,8 @@ final class OutputWorker: @unchecked Sendable {  // confined to the audio thread
     private let engine: AudioEngine
     /// The devices to play to; replaced whole when the admin changes them (`reroute`).
     private var output: OutputRoute
-    private var lossPolicy: OutputLossPolicy
+    /// Losing a device, looking for one, and where the audio goes.
+    private var devices: DevicePolicy
 
     private enum State { case idle, playing, paused, stopped, failed }
     private var state = State.idle
@@ -26,20 +27,7 @@ final class OutputWorker: @unchecked Sendable {  // confined to the audio thread
     private var mixerAnnounced: String?
     private var recent = RecentOutput()
     private var lastError: OutputError?
-    /// Set while no device can be opened: the loss being waited out.
-    private var awaitingDevice: OutputError?
-    private var route = RouteState.idle {
-        didSet { if route != oldValue { routeMoved = true } }
-    }
-    /// The route changed since it was last published: the player hears of it then.
-    private var routeMoved = false
     private var announcedDevice: String?
-    private var lookForDevices = false
-    private var quickLooksLeft = 0
-    /// While waiting: the devices that were there all along (a fallback), which do not
-    /// count as one coming back; the next play may still use them.
-    private var presentWhenLost: Set<Int> = []
-    private var nextProbeAt: UInt64 = 0
     /// A resume or start waiting for its first audio to be written, to report when it sounded.
     private var awaitingAudio: (command: AppliedCommand, postedAt: UInt64)?
     /// When the last interrupt began, and how long after that its fade began to sound.
@@ -52,7 +40,8 @@ final class OutputWorker: @unchecked Sendable {  // confined to the audio thread
     init(engine: AudioEngine) {
         self.engine = engine
         output = engine.output
-        lossPolicy = engine.settings.onOutputLost
+        devices = DevicePolicy(onLost: engine.settings.onOutputLost,
+                               probeInterval: UInt64(engine.settings.deviceProbeMilliseconds) * 1_000_000)
     }
 
     func run() {
@@ -100,8 +89,7 @@ final class OutputWorker: @unchecked Sendable {  // confined to the audio thread
     /// How long the loop may sleep with nothing to do: long, unless devices are being
     /// looked for.
     private var longestSleep: UInt64 {
-        if awaitingDevice != nil || quickLooksLeft > 0 { return 100_000_000 }
-        return 250_000_000
+        devices.looksSoon ? 100_000_000 : 250_000_000
     }
 
     // MARK: Commands
@@ -156,7 +144,7 @@ final class OutputWorker: @unchecked Sendable {  // confined to the audio thread
             // Reported as applied now: the ramp starts in the next period written.
             applied(.volume, postedAt, audibleAt: MonotonicClock.now())
         case .devicesChanged:
-            lookForDevices = true
+            devices.kernelAnnounced()
             // A device that went while nothing was written is noticed here, and let go
             // of, so the kernel can free the card.
             if output.isDisconnected { lose(.disconnected(device: output.name)) }
@@ -169,21 +157,15 @@ final class OutputWorker: @unchecked Sendable {  // confined to the audio thread
     /// heard last on the first of the new ones present (after a short fade, as when a
     /// preferred device is plugged in). A box waiting for a lost device tries the new ones.
     private func reroute(to newRoute: OutputRoute, policy: OutputLossPolicy) {
-        lossPolicy = policy
         let heard = state == .playing ? interrupt() : nil
         output.release()
         format = nil
         output = newRoute
-        presentWhenLost = []
         if let heard {
             reposition(to: heard)
             gain.fadeIn(over: fadeFrames)
         }
-        if awaitingDevice != nil {
-            awaitingDevice = nil
-            route = .idle
-            engine.onEvent(.outputReturned(device: newRoute.name))
-        }
+        if devices.rerouted(onLost: policy) { engine.onEvent(.outputReturned(device: newRoute.name)) }
         publish()
     }
 
@@ -211,32 +193,16 @@ final class OutputWorker: @unchecked Sendable {  // confined to the audio thread
 
     // MARK: Devices
 
-    /// Looks for devices after a kernel announcement, and every couple of seconds while
-    /// waiting for one or while playing on one the admin likes less.
+    /// Looks for devices when the policy says one is due (see `DevicePolicy.look`).
     private func lookForDevicesIfDue() {
-        let now = MonotonicClock.now()
-        let worthALook = awaitingDevice != nil || output.activeIndex.map { $0 > 0 } == true
-        let announced = lookForDevices
-        lookForDevices = false
-        guard worthALook, announced || now >= nextProbeAt else { return }
-        nextProbeAt = now + UInt64(engine.settings.deviceProbeMilliseconds) * 1_000_000
-        if awaitingDevice != nil {
-            let present = output.presentIndices()
-            presentWhenLost.formIntersection(present)  // one that goes and comes back counts
-            guard let found = present.first(where: { !presentWhenLost.contains($0) }) else {
-                // A card announces itself in parts (control, then each PCM) and can be
-                // announced before it opens: look again soon, a few times, after one.
-                if announced { quickLooksLeft = 6 }
-                if quickLooksLeft > 0 {
-                    quickLooksLeft -= 1
-                    nextProbeAt = now + 100_000_000
-                }
-                return
-            }
-            awaitingDevice = nil
-            route = .idle
+        let route = output
+        switch devices.look(now: MonotonicClock.now(), activeIndex: route.activeIndex,
+                            present: { route.presentIndices() }, better: { route.betterThanActive() }) {
+        case .nothing:
+            break
+        case .returned(let found):
             engine.onEvent(.outputReturned(device: output.candidates[found].output.name))
-        } else if output.betterThanActive() != nil {
+        case .better:
             // A preferred device appeared (a DAC plugged in): move to it with a short fade.
             if state == .playing {
                 let heard = interrupt()
@@ -275,15 +241,15 @@ final class OutputWorker: @unchecked Sendable {  // confined to the audio thread
         format = nil
         let wasPlaying = state == .playing
         if wasPlaying, let heard { reposition(to: heard) }
-        if wasPlaying, hadDevice, lossPolicy == .continue, output.firstPresent() != nil {
+        let route = output
+        let loss = devices.lost(error, playing: wasPlaying, hadDevice: hadDevice, now: MonotonicClock.now(),
+                                firstChoice: route.candidates[0].output.name,
+                                anotherPresent: { route.firstPresent() != nil }, present: { route.presentIndices() })
+        if loss == .carryOn {
             gain.fadeIn(over: fadeFrames)
             return
         }
         if wasPlaying { state = .paused }
-        awaitingDevice = error
-        presentWhenLost = Set(output.presentIndices())
-        nextProbeAt = MonotonicClock.now() + UInt64(engine.settings.deviceProbeMilliseconds) * 1_000_000
-        route = hadDevice ? .lost(error.device) : .waitingFor(output.candidates[0].output.name)
         // Published before the player hears of it, so a status that says paused never
         // shows the place heard before the loss was worked out.
         publish()
@@ -342,8 +308,7 @@ final class OutputWorker: @unchecked Sendable {  // confined to the audio thread
                 fail(error)
                 return
             }
-            awaitingDevice = nil
-            route = .playingOn(output.name)
+            devices.opened(output.name)
             if announcedDevice != output.name {
                 announcedDevice = output.name
                 engine.onEvent(.outputChanged(device: output.name))
@@ -491,13 +456,12 @@ final class OutputWorker: @unchecked Sendable {  // confined to the audio thread
             s.published.frame = now?.frame ?? 0
             s.published.sampleRate = format?.sampleRate ?? 0
             s.published.error = lastError
-            s.published.route = route
+            s.published.route = devices.route
             s.published.mixer = mixerDescription
             s.published.queuedFrames = s.ring.queued * engine.settings.chunkFrames
         }
-        if routeMoved {
-            routeMoved = false
-            engine.onEvent(.routeChanged(route))
+        if devices.takeRouteMove() {
+            engine.onEvent(.routeChanged(devices.route))
         }
     }
 }
