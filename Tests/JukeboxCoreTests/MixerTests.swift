@@ -213,6 +213,24 @@ final class SixteenStepControl: Mixer, @unchecked Sendable {
         #expect(outsideChanges(log) == 2)
     }
 
+    /// An outside volume is the one the audio thread sets the control at when it sets a
+    /// device up again (here for a track in another format), not the one asked before.
+    @Test func theNextDeviceSetupKeepsAnOutsideVolume() throws {
+        let control = SixteenStepControl(), log = EventLog()
+        let (engine, _, hotplug) = try engineOn(control, log: log)
+        defer { engine.shutdown(); hotplug.stop() }
+        engine.setVolume(100)
+        engine.play(track)
+        #expect(log.wait { if case .mixerChanged = $0 { true } else { false } })
+        control.knob(10)
+        #expect(log.wait { if case .volumeChangedOutside = $0 { true } else { false } })
+        let applies = control.applyCount
+        engine.play(TrackRef(token: 2, path: Fixtures.shared.path("music24.flac")))
+        for _ in 0..<250 where control.applyCount == applies { usleep(20_000) }
+        #expect(control.applyCount > applies)  // set up again for 96 kHz
+        #expect(control.step == 10)
+    }
+
     /// The watch compares what the kernel announces with what the mixer applied last,
     /// under one lock: an announcement of its own change is never taken for another's.
     @Test func theLevelTellsOwnChangesFromOthers() {
