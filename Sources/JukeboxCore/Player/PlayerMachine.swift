@@ -211,10 +211,8 @@ final class PlayerMachine {
     /// Tells what changed since the last telling (`Player` adds the status).
     private func notify() { outbox.postChanges() }
 
-    /// The ticker's second: observers hear about progress while playing.
-    func tick() {
-        if control.state == .playing { notify() }
-    }
+    /// The ticker's second (see `PlayingQueue.timePassed`).
+    func tick() { playing.timePassed() }
 }
 
 extension Array {

@@ -185,6 +185,12 @@ final class PlayingQueue {
         if let left { consume(left) }
     }
 
+    /// A second of the track went by: while playing, observers hear about the progress
+    /// (a status with no change). What changes with time alone is said here.
+    func timePassed() {
+        if control.state == .playing { outbox.postChanges() }
+    }
+
     func seek(to seconds: Double) {
         // A live stream (no length) has nowhere to seek to.
         guard let info = cursor.currentInfo, info.totalFrames > 0 else { return }
