@@ -9,9 +9,12 @@ final class NowPlayingLog: @unchecked Sendable {
     private let logger: Logger
     private let lookup = DispatchQueue(label: "jukebox.lyrics", qos: .utility)
     private let lock = ConditionLock()
+    /// The track last announced: a change of the current entry's place, or its tags, is
+    /// not a new track.
     private var lastPath: String?
-    private var lastState: PlayerState? = .stopped
-    private var lastError: String?
+    /// A change of state not logged yet: one of a track cued paused waits until it is open,
+    /// so the time is its own.
+    private var stateUntold = false
     private var lyrics: (path: String, lyrics: Lyrics)?
     private var lastLine: Int?
     /// The track last said to be buffering, and when: a trickling link toggles it with
@@ -32,22 +35,23 @@ final class NowPlayingLog: @unchecked Sendable {
             logger.warning("skipping \(path): \(reason)")
         case .completed(_, let queueEnded):
             if queueEnded { logger.info("end of the queue") }
-        case .changed(_, let status):
-            statusChanged(status)
+        case .changed(let changes, let status):
+            statusChanged(changes, status)
         }
     }
 
-    private func statusChanged(_ s: PlayerStatus) {
+    /// What the player says changed, with its status; the lyrics and buffering lines
+    /// follow the time, which moves without a change.
+    private func statusChanged(_ changes: PlayerChanges, _ s: PlayerStatus) {
         lock.withLock {
-            // A track cued paused is logged once it is open, so the time is its own.
-            if s.state != lastState, s.path == nil || s.info != nil {
-                lastState = s.state
+            if changes.contains(.state) { stateUntold = true }
+            if stateUntold, s.path == nil || s.info != nil {
+                stateUntold = false
                 if s.state == .paused || s.state == .stopped { logger.info("\(s.state.rawValue) at \(PlayerStatus.clock(s.elapsed))") }
             }
-            if let error = s.lastError, error != lastError, s.state == .error {
+            if changes.contains(.error), let error = s.lastError, s.state == .error {
                 logger.error("\(error)")
             }
-            lastError = s.lastError
             if s.buffering, let path = s.path {
                 // Before the first sound it is the pre-buffer that waits: the link may have
                 // stalled rather than be slow, so that line does not claim a rate.
@@ -58,7 +62,7 @@ final class NowPlayingLog: @unchecked Sendable {
                     logger.warning("\(path): buffering: \(why)")
                 }
             }
-            if let path = s.path, path != lastPath, s.metadata != nil {
+            if !changes.isDisjoint(with: [.track, .tags]), let path = s.path, path != lastPath, s.metadata != nil {
                 lastPath = path
                 lastLine = nil
                 let format = s.info.map { " (\($0.sampleRate) Hz, \($0.channels) ch, \($0.sampleFormat.bitsPerSample)-bit)" } ?? ""
