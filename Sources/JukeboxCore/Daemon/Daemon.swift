@@ -107,7 +107,10 @@ public final class Daemon: @unchecked Sendable {
         let actions = actionLog
         inputs = InputService(config: config.input, logger: logger) { action in
             actions.sent(action, at: MonotonicClock.now())
-            player.send(action.command)
+            // Applied on the input thread: a knob's detent goes from here to the audio
+            // thread and nowhere else. The player's lock is held for microseconds, and
+            // the kernel keeps the edges that come meanwhile, with their times.
+            player.perform(action.command)
         }
         let resume = ResumeService(player: player, services: services, logger: logger) { shared.current.config }
         self.resume = resume
