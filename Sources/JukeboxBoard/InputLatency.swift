@@ -55,7 +55,7 @@ struct InputLatency: ParsableCommand {
         logger.logLevel = .error
         let inputs = InputLoop(pipedButtons: config, readFrom: outPipe[0], logger: logger) {
             effects.sent(MonotonicClock.now() - $0.edgeAt)
-            player.perform($0.command)  // on the input thread, as the daemon does
+            player.performUnlessBusy($0.command)  // as the daemon does
         }
         try inputs.start()
         MonotonicClock.sleep(until: MonotonicClock.now() + 1_000_000_000)

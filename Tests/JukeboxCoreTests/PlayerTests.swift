@@ -92,6 +92,28 @@ final class FakeEngine: PlaybackEngine, @unchecked Sendable {
         #expect(player.status.volume == 50)
     }
 
+    /// A button's command is applied on the input thread itself (the change is told
+    /// there), but never waits behind the player's queued work: it is queued behind it.
+    @Test func aButtonsCommandNeverWaitsBehindQueuedWork() {
+        final class Told: @unchecked Sendable { var on: [pthread_t] = [] }
+        let told = Told()
+        let (player, _) = player()
+        _ = player.status
+        player.observe { event in if case .changed(let changes, _) = event, changes.contains(.mixer) { told.on.append(pthread_self()) } }
+        player.performUnlessBusy(.setVolume(20))
+        #expect(told.on.count == 1 && pthread_equal(told.on[0], pthread_self()) != 0, "applied on the caller's thread")
+        let release = DispatchSemaphore(value: 0)
+        player.whenCaughtUp { _ = release.wait(timeout: .now() + 30) }  // the queue is busy
+        let returned = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            player.performUnlessBusy(.setVolume(33))
+            returned.signal()
+        }
+        #expect(returned.wait(timeout: .now() + 10) == .success, "it returned while the queue was busy")
+        release.signal()
+        #expect(player.status.volume == 33)
+    }
+
     @Test func playGoesThroughLoadingToPlaying() {
         let (player, engine) = player()
         player.perform(.play)

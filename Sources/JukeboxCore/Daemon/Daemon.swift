@@ -108,9 +108,9 @@ public final class Daemon: @unchecked Sendable {
         inputs = InputService(config: config.input, logger: logger) { action in
             actions.sent(action, at: MonotonicClock.now())
             // Applied on the input thread: a knob's detent goes from here to the audio
-            // thread and nowhere else. The player's lock is held for microseconds, and
-            // the kernel keeps the edges that come meanwhile, with their times.
-            player.perform(action.command)
+            // thread and nowhere else. Behind a library's list being set, it is queued
+            // instead, so the input thread never waits for that.
+            player.performUnlessBusy(action.command)
         }
         let resume = ResumeService(player: player, services: services, logger: logger) { shared.current.config }
         self.resume = resume

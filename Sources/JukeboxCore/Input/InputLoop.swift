@@ -7,9 +7,9 @@ import Glibc
 /// The input thread: one poll loop over every GPIO line's event descriptor and every evdev
 /// device; the hotplug monitor wakes it when a device is announced. Edges read in one wake-up are applied in
 /// kernel-timestamp order; debounce and gesture deadlines set the poll timeout. Each
-/// action goes to `onAction`, which applies it to the player (briefly, under its lock):
-/// nothing here waits for the audio thread, and debounce and gestures go by the edges'
-/// kernel times, not by when they are read.
+/// action goes to `onAction`, which applies it to the player (briefly, under its lock, or
+/// queued behind the player's own work): nothing here waits for the player's queue or the
+/// audio thread, and debounce and gestures go by the edges' kernel times.
 public final class InputLoop: @unchecked Sendable {
     private let hardware: [InputHardware]
     private let logger: Logger

@@ -23,9 +23,10 @@ extension AudioEngine: PlaybackEngine {}
 /// behind one lock, driven from any thread.
 ///
 /// A caller that can wait (a client's command, a status) takes the lock on its own thread
-/// and has its answer at once. What must not wait (events from the engine's threads, a
-/// button's command) is queued, and applied in order, each under the lock; a caller that
-/// queued work and then asks something waits behind that work, so it sees it applied.
+/// and has its answer at once. What must not wait (events from the engine's threads) is
+/// queued, and applied in order, each under the lock; a caller that queued work and then
+/// asks something waits behind that work, so it sees it applied. A button's command is
+/// applied on the input thread unless work is queued, and then queued behind it.
 /// Observers hear each change after the lock is let go, in the order the changes were
 /// made, one at a time, before the call that made the change returns (unless another
 /// thread was telling meanwhile: it tells them all). They must not call back into the
@@ -104,6 +105,15 @@ public final class Player: Sendable {
     /// change follows on the engine's threads. Never call it from an observer.
     public func perform(_ command: PlayerCommand) {
         now { $0.handle(command) }
+    }
+
+    /// Applies `command` on this thread, as `perform` does, unless work is queued before it
+    /// (a library's list being set): then it is queued behind that work, as `send` does.
+    /// Either way it takes effect in order, and the caller never waits behind queued work:
+    /// the input thread, whose edges must be read as they come, and which otherwise takes
+    /// the command all the way to the audio thread itself.
+    public func performUnlessBusy(_ command: PlayerCommand) {
+        if queued.load(ordering: .acquiring) == 0 { locked { $0.handle(command) } } else { send(command) }
     }
 
     /// Chooses the command from the state at the moment it is applied, in the same step,
