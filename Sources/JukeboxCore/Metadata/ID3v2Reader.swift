@@ -93,6 +93,8 @@ private struct FrameFormat {
 private enum FrameKind {
     case title, artist, album, albumArtist, track, disc, date, genre, composer
     case unsyncedLyrics, syncedLyrics, picture, legacyPicture
+    /// A user-defined text (TXXX): read for the ReplayGain ones.
+    case userText
 
     init?(id: String) {
         switch id {
@@ -109,6 +111,7 @@ private enum FrameKind {
         case "SYLT", "SLT": self = .syncedLyrics
         case "APIC": self = .picture
         case "PIC": self = .legacyPicture
+        case "TXXX", "TXX": self = .userText
         default: return nil
         }
     }
@@ -135,6 +138,11 @@ private enum FrameKind {
             if let picture = Self.picture(frame) { m.pictures.append(picture) }
         case .legacyPicture:
             if let picture = LegacyPicture.parse(frame) { m.pictures.append(picture) }
+        case .userText:
+            guard let encoding = frame.first else { return }
+            var i = 1
+            let name = ID3Text.terminated(frame, &i, encoding: encoding)
+            m.replayGain.take(tag: name, value: ID3Text.terminated(frame, &i, encoding: encoding))
         default:
             guard let encoding = frame.first else { return }
             var i = 1

@@ -25,6 +25,8 @@ public struct TrackMetadata: Sendable, Equatable {
         }
     }
     public var lyrics: [EmbeddedLyrics] = []
+    /// The loudness the tags state, for ReplayGain.
+    public var replayGain = ReplayGainTags()
 
     public init() {}
 
@@ -49,6 +51,7 @@ public struct TrackMetadata: Sendable, Equatable {
         performer = performer ?? other.performer
         if pictures.isEmpty { pictures = other.pictures }
         if lyrics.isEmpty { lyrics = other.lyrics }
+        if replayGain.isEmpty { replayGain = other.replayGain }
     }
 
     /// Sets a number pair from text such as "3", "3/12" or " 03 / 12 ".

@@ -12,6 +12,7 @@ enum VorbisComments {
                 continue
             }
             guard let value = rawValue.nonEmptyTrimmed else { continue }
+            if m.replayGain.take(tag: name, value: value) { continue }
             switch name {
             case "TITLE": m.title = m.title ?? value
             case "ARTIST": m.artist = m.artist ?? value
