@@ -254,6 +254,8 @@ public final class AudioEngine: @unchecked Sendable {
     public func stop() { let t = MonotonicClock.now(); post { $0.outputCommands.append(.stop(postedAt: t)) } }
     public func seek(toFrame frame: Int64) { let t = MonotonicClock.now(); post { $0.outputCommands.append(.seek(frame, postedAt: t)) } }
     public func setVolume(_ volume: Int) { let t = MonotonicClock.now(); post { $0.outputCommands.append(.volume(volume, postedAt: t)) } }
+    /// Levels what is heard from now on, the audio already queued included.
+    public func setReplayGain(_ rule: ReplayGainRule) { post { $0.outputCommands.append(.replayGain(rule)) } }
     /// The kernel announced a sound device coming or going: the audio thread looks.
     public func devicesChanged() { post { $0.outputCommands.append(.devicesChanged) } }
 
@@ -322,6 +324,7 @@ enum OutputCommand {
     case stop(postedAt: UInt64)
     case seek(Int64, postedAt: UInt64)
     case volume(Int, postedAt: UInt64)
+    case replayGain(ReplayGainRule)
     case devicesChanged
     case reroute(OutputRoute, OutputLossPolicy)
 }

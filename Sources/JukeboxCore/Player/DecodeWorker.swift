@@ -223,6 +223,7 @@ final class DecodeWorker: @unchecked Sendable {  // confined to the decode threa
                 chunk.format = format
                 chunk.frames = frames
                 chunk.consumed = 0
+                chunk.loudness = decoder.metadata.replayGain
                 chunk.endOfStream = false
                 chunk.title = title
                 engine.queue.publish()

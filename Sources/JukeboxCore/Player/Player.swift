@@ -14,6 +14,7 @@ public protocol PlaybackEngine: AnyObject, Sendable {
     func stop()
     func seek(toFrame frame: Int64)
     func setVolume(_ volume: Int)
+    func setReplayGain(_ rule: ReplayGainRule)
     var snapshot: EngineSnapshot { get }
 }
 
@@ -46,6 +47,8 @@ public final class Player: Sendable {
         /// Resume when the audio device that went away (or was absent) is back, if it was playing.
         public var resumeOnReconnect = true
         public var mode = PlayMode.once
+        /// How loudness tags set each track's level.
+        public var replayGain = ReplayGainSettings()
         public var historyLimit = 100
         /// Absolute folders that keep their own place (audiobooks).
         public var rememberFolders: [String] = []

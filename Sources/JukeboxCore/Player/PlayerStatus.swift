@@ -39,6 +39,7 @@ public struct PlayerStatus: @unchecked Sendable, Equatable {
         public var buffering = false
         /// Repeat, random, single and consume.
         public var options = PlayOptions()
+        public var replayGainMode = ReplayGainMode.off
         public var volume = 100
         /// Where the audio goes: playing on a device, waiting for one, or lost.
         public var route = RouteState.idle
@@ -93,8 +94,8 @@ public struct PlayerStatus: @unchecked Sendable, Equatable {
 extension PlayerStatus {
     /// The status the player's parts make together: its state and volume, the queue,
     /// the track heard (`cursor`, at `heardFrame`) and the engine's news.
-    init(state: PlayerState, volume: Int, queue: QueueEntries, cursor: GaplessCursor, heardFrame: Int64, engine snapshot: EngineSnapshot,
-         lastError: String?, lostOutput: OutputError?) {
+    init(state: PlayerState, volume: Int, replayGainMode: ReplayGainMode, queue: QueueEntries, cursor: GaplessCursor, heardFrame: Int64,
+         engine snapshot: EngineSnapshot, lastError: String?, lostOutput: OutputError?) {
         var s = Fields()
         s.state = state
         s.queueLength = queue.count
@@ -110,6 +111,7 @@ extension PlayerStatus {
         s.elapsed = cursor.seconds(at: heardFrame)
         s.duration = cursor.duration
         s.options = queue.order.options
+        s.replayGainMode = replayGainMode
         s.volume = volume
         s.route = snapshot.route
         s.mixer = snapshot.mixer
