@@ -177,12 +177,13 @@ final class DecodeWorker: @unchecked Sendable {  // confined to the decode threa
         }
     }
 
-    /// Opens the next track now, so the change at the end is immediate.
+    /// Opens the next track now, so the change at the end is immediate (the next chapter
+    /// of the same file goes on with the current decoder).
     private func prepareNext(_ ref: TrackRef?) {
         guard let ref else { next = nil; return }
         if next?.ref == ref, next?.decoder != nil { return }
         do {
-            let decoder = try AudioFile.open(ref.location, interruption: interruption, network: engine.network)
+            let decoder = try AudioFile.open(ref.location, interruption: interruption, network: engine.network, following: current?.decoder)
             engine.onEvent(.trackOpened(token: ref.token, info: decoder.info, metadata: decoder.metadata))
             listenToStream(decoder, token: ref.token)
             next = (ref, decoder)
