@@ -158,3 +158,33 @@ import Testing
         #expect(recorded.count >= end && recorded.prefix(end) == whole.prefix(end))
     }
 }
+
+/// A file with chapters is a folder of tracks in the library, as MPD shows a CUE sheet.
+@Suite struct ChapterLibraryTests {
+    let fx = Fixtures.shared
+
+    @Test func aBookIsListedAsItsChaptersAndKeptByTheIndex() throws {
+        let root = try fx.scratchFolder("chapter-library")
+        try? FileManager.default.removeItem(atPath: root)
+        try FileManager.default.createDirectory(atPath: "\(root)/Books", withIntermediateDirectories: true)
+        _ = try Tools.run("flac", ["-s", "-f", "-T", "TITLE=The Book", "-T", "ARTIST=Reader", "-o", "\(root)/Books/book.flac", fx.path("music16.wav")])
+        let sheet = "TRACK 01 AUDIO\nTITLE \"One\"\nINDEX 01 00:00:00\nTRACK 02 AUDIO\nTITLE \"Two\"\nINDEX 01 00:02:00\n"
+        _ = try Tools.run("metaflac", ["--set-tag=CUESHEET=\(sheet)", "\(root)/Books/book.flac"])
+        try FileManager.default.copyItem(atPath: fx.path("mono8k.flac"), toPath: "\(root)/Books/song.flac")
+
+        let first = LibraryScanner.update(nil, musicDirectory: root, playlistsDirectory: nil)
+        let tracks = first.index.scan.tracks
+        // Sorted as a folder of its own, after the folder's files.
+        #expect(tracks.map { String($0.path.dropFirst(root.count + 1)) } == ["Books/song.flac", "Books/book.flac/chapter001", "Books/book.flac/chapter002"])
+        #expect(tracks[2].tags.title == "Two" && tracks[2].tags.album == "The Book" && tracks[2].tags.artist == "Reader")
+        #expect(tracks[2].tags.track == 2 && tracks[2].tags.seconds == 4)
+
+        let saved = "\(root)/../chapter-library.index"
+        try first.index.save(saved)
+        let loaded = try #require(try LibraryIndex.load(saved))
+        #expect(loaded == first.index)
+        let again = LibraryScanner.update(loaded, musicDirectory: root, playlistsDirectory: nil)
+        #expect(again.reuse.foldersListed == 0)
+        #expect(again.index.scan.tracks == tracks)
+    }
+}

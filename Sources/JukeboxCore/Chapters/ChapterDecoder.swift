@@ -18,17 +18,23 @@ final class ChapterDecoder: AudioDecoder {
         self.chapters = chapters
         chapter = chapters[index]
         path = entry
-        var info = book.info
+        (metadata, info) = Self.describe(chapters, index, of: book.metadata, book.info)
+    }
+
+    /// A chapter's tags and format, as its track shows them: the chapter's title and
+    /// number, the book's title as the album, the rest of the book's tags.
+    static func describe(_ chapters: [Chapter], _ index: Int, of book: TrackMetadata, _ bookInfo: StreamInfo) -> (TrackMetadata, StreamInfo) {
+        let chapter = chapters[index]
+        var info = bookInfo
         info.totalFrames = chapter.frames
-        self.info = info
-        var tags = book.metadata
+        var tags = book
         tags.album = tags.album ?? tags.title
         tags.title = chapter.title
         tags.trackNumber = index + 1
         tags.trackTotal = chapters.count
         tags.chapterMarks = []
-        tags.chapter = ChapterPlace(index: index, count: chapters.count, startFrame: chapter.startFrame, bookFrames: book.info.totalFrames)
-        metadata = tags
+        tags.chapter = ChapterPlace(index: index, count: chapters.count, startFrame: chapter.startFrame, bookFrames: bookInfo.totalFrames)
+        return (tags, info)
     }
 
     var source: any MediaSource { book.source }
