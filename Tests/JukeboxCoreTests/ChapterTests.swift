@@ -188,3 +188,30 @@ import Testing
         #expect(again.index.scan.tracks == tracks)
     }
 }
+
+@Suite struct ChapterScreenTests {
+    @Test func theAlbumLineShowsTheBooksProgress() throws {
+        let place = ChapterPlace(index: 2, count: 12, startFrame: 44_100 * 100, bookFrames: 44_100 * 1000)
+        #expect(place.caption(book: "The Book", elapsed: 0, sampleRate: 44_100) == "3/12 · 10% · The Book")
+        #expect(place.caption(book: nil, elapsed: 250, sampleRate: 44_100) == "3/12 · 35%")
+
+        var status = PlayerStatus()
+        status.state = .paused
+        status.path = "/m/book.flac/chapter003"
+        var tags = TrackMetadata()
+        tags.title = "The Storm"
+        tags.album = "The Book"
+        tags.chapter = place
+        status.metadata = tags
+        status.info = StreamInfo(sampleRate: 44_100, channels: 2, sampleFormat: .s16, totalFrames: 44_100 * 300)
+        status.duration = 300
+        status.elapsed = 60
+        var input = ScreenInput()
+        input.status = status
+        let renderer = ScreenRenderer(width: 320, height: 240, fonts: try ScreenFixtures.fonts())
+        let content = renderer.content(for: input, at: 0).0
+        #expect(content.title == "The Storm")
+        #expect(content.album == "3/12 · 16% · The Book")
+        #expect(content.elapsed == "1:00" && content.remaining == "-4:00")  // the chapter's own time
+    }
+}

@@ -59,4 +59,14 @@ public struct ChapterPlace: Sendable, Equatable {
     public var count: Int
     public var startFrame: Int64
     public var bookFrames: Int64
+
+    /// The screen's line under a chapter's title: the book, which chapter, and how far
+    /// through the book `elapsed` (whole seconds into the chapter) is, in percent, so it
+    /// changes seldom: "3/12 · 34% · The Book" (the book's name last, where a narrow
+    /// screen cuts it).
+    public func caption(book: String?, elapsed: Int, sampleRate: Int) -> String {
+        let heard = startFrame + Int64(elapsed) * Int64(sampleRate)
+        let percent = bookFrames > 0 ? min(100, Int(heard * 100 / bookFrames)) : 0
+        return (["\(index + 1)/\(count)", "\(percent)%"] + (book.map { [$0] } ?? [])).joined(separator: " · ")
+    }
 }
