@@ -215,3 +215,29 @@ import Testing
         #expect(content.elapsed == "1:00" && content.remaining == "-4:00")  // the chapter's own time
     }
 }
+
+/// The daemon with a book in its library: next moves by chapter, as an MPD client sees.
+@Suite struct ChapterDaemonTests {
+    let fx = Fixtures.shared
+
+    @Test func nextMovesByChapter() throws {
+        let root = try fx.scratchFolder("chapter-daemon")
+        try? FileManager.default.removeItem(atPath: root)
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        let book = "\(root)/book.flac"
+        _ = try Tools.run("flac", ["-s", "-f", "-T", "TITLE=The Book", "-o", book, fx.path("music16.wav")])
+        let sheet = "TRACK 01 AUDIO\nTITLE \"One\"\nINDEX 01 00:00:00\nTRACK 02 AUDIO\nTITLE \"Two\"\nINDEX 01 00:02:00\nTRACK 03 AUDIO\nTITLE \"Three\"\nINDEX 01 00:04:00\n"
+        _ = try Tools.run("metaflac", ["--set-tag=CUESHEET=\(sheet)", book])
+        let config = "\(root)/../chapter-daemon.toml"
+        try "[playback]\nautoplay = false\nmode = \"once\"\n".write(toFile: config, atomically: true, encoding: .utf8)
+        let daemon = try RunningDaemon(name: "chapters", config: config, musicDirectory: root, device: NullOutput.deviceName)
+        func current() -> String { daemon.ctl(["currentsong"]) ?? "" }
+        #expect(daemon.wait(seconds: 30) { daemon.ctl(["play"]) != nil && current().contains("Title: One") }, "\(daemon.log)")
+        #expect(current().contains("file: book.flac/chapter001\n"))
+        _ = daemon.ctl(["next"])
+        #expect(daemon.wait(seconds: 10) { current().contains("Title: Two") })
+        #expect(current().contains("file: book.flac/chapter002\n") && current().contains("Album: The Book\n") && current().contains("Time: 2\n"))
+        let listing = daemon.ctl(["lsinfo"]) ?? ""
+        #expect(listing.contains("directory: book.flac\n"), "\(listing)")
+    }
+}
