@@ -141,6 +141,20 @@ import Testing
         #expect(throws: MediaError.self) { try AudioFile.open("\(path)/chapter004") }
     }
 
+    /// What the library, the state file, covers and MPD's readpicture ask of a chapter's
+    /// entry answers for the chapter, from its file.
+    @Test func aChaptersEntryStandsForItsFile() throws {
+        let path = try cueFlac("cue-entry.flac")
+        let (tags, info) = try AudioFile.describe("\(path)/chapter003")
+        #expect(tags.title == "Three" && tags.trackNumber == 3 && info.totalFrames == 6 * 44_100 - (4 * 44_100 + 30 * 588))
+        #expect(FileIdentity(track: "\(path)/chapter003") == FileIdentity(path: path))
+        #expect(FileIdentity(track: path) == FileIdentity(path: path))
+        #expect(FileIdentity(track: "\(path)/chapter009") == FileIdentity(path: path))  // which chapters there are is the opener's
+        #expect(ChapterEntry.file(holding: "\(path)/chapter002") == path)
+        #expect(ChapterEntry.file(holding: fx.path("music16.flac")) == fx.path("music16.flac"))
+        #expect(throws: MediaError.self) { try AudioFile.describe("\(path)/chapter009") }
+    }
+
     /// Through the engine: chapter 1 then 2 play as the file does, to the sample.
     @Test func chaptersJoinGaplesslyThroughTheEngine() throws {
         let path = try cueFlac("cue-engine.flac")

@@ -33,6 +33,7 @@ final class ChapterDecoder: AudioDecoder {
         tags.trackNumber = index + 1
         tags.trackTotal = chapters.count
         tags.chapterMarks = []
+        tags.lyrics = []  // timed to the whole file, not to the chapter
         tags.chapter = ChapterPlace(index: index, count: chapters.count, startFrame: chapter.startFrame, bookFrames: bookInfo.totalFrames)
         return (tags, info)
     }

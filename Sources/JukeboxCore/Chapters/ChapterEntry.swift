@@ -30,6 +30,26 @@ public struct ChapterEntry: Sendable, Equatable {
         return "\(file)/\(Self.prefix)\(String(repeating: "0", count: max(0, 3 - number.count)))\(number)"
     }
 
+    /// Refuses an entry past the file's chapters (the file was edited since it was queued).
+    func check(in chapters: [Chapter]) throws {
+        guard chapters.indices.contains(index) else {
+            throw MediaError.unrecognised(entry, "the file has \(chapters.count) chapters, not \(index + 1)")
+        }
+    }
+
     /// The entry names a chapter of a file that is there (not a file of that name).
     var isInAFile: Bool { FileIdentity(path: file) != nil }
+
+    /// The file a track's entry plays from: the entry itself, or the file of a chapter.
+    /// Its folder holds the track's cover; its identity says whether a saved place in it
+    /// still means anything.
+    public static func file(holding entry: String) -> String {
+        guard let chapter = ChapterEntry(entry), chapter.isInAFile, FileIdentity(path: entry) == nil else { return entry }
+        return chapter.file
+    }
+}
+
+extension FileIdentity {
+    /// The identity of the file a track's entry plays from (a chapter's: its file's).
+    public init?(track entry: String) { self.init(path: ChapterEntry.file(holding: entry)) }
 }

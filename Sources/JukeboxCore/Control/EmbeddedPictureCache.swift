@@ -21,7 +21,7 @@ final class EmbeddedPictureCache: Sendable {
     /// The cover embedded in the file at `path` (nil: none). The file is read outside the
     /// lock; a file changed since it was cached is read again.
     func picture(of path: String) throws -> Picture? {
-        let identity = FileIdentity(path: path)
+        let identity = FileIdentity(track: path)
         if let identity, let cached = entry.withLock({ $0.wholeValue }), cached.path == path, cached.identity == identity {
             return cached.picture
         }

@@ -40,7 +40,7 @@ extension ControlSession {
     /// The picture file's size and the chunk at `offset`, read from the file for this
     /// request alone.
     private func folderPicture(of path: String, offset: Int) throws -> (Int, String?, [UInt8])? {
-        guard let file = TrackArt.folderPicture(in: AtomicFile.folder(of: path)) else { return nil }
+        guard let file = TrackArt.folderPicture(in: AtomicFile.folder(of: ChapterEntry.file(holding: path))) else { return nil }
         do {
             let reader = try FileReader(path: file)
             guard offset <= reader.size else { throw MPDProtocol.Ack(code: .argument, message: "Offset too large") }

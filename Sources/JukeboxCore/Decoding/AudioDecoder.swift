@@ -96,9 +96,7 @@ public enum AudioFile {
             book = try decoder(for: FileReader(path: entry.file), entry.file, interruption)
             chapters = Self.chapters(of: entry.file, metadata: book.metadata, info: book.info)
         }
-        guard chapters.indices.contains(entry.index) else {
-            throw MediaError.unrecognised(entry.entry, "the file has \(chapters.count) chapters, not \(entry.index + 1)")
-        }
+        try entry.check(in: chapters)
         return ChapterDecoder(book, chapters: chapters, index: entry.index, entry: entry.entry)
     }
 
@@ -118,6 +116,12 @@ public enum AudioFile {
 
     /// Tags and format, without decoding audio (an MP3's length is estimated).
     public static func describe(_ path: String) throws -> (metadata: TrackMetadata, info: StreamInfo) {
+        if let chapter = ChapterEntry(path), chapter.isInAFile {
+            let (book, info) = try describe(chapter.file)
+            let chapters = Self.chapters(of: chapter.file, metadata: book, info: info)
+            try chapter.check(in: chapters)
+            return ChapterDecoder.describe(chapters, chapter.index, of: book, info)
+        }
         let reader = try FileReader(path: path)
         let decoder: any AudioDecoder = switch try FormatSniffer.sniff(reader) {
         case .flac: try FLACDecoder(reader: reader)

@@ -150,7 +150,7 @@ public final class StateSaver: @unchecked Sendable {
     private func write(_ memory: PlaybackMemory, _ clientQueue: ClientQueue?) {
         let queueNow = clientQueue.map { QueueOnDisk.version($0.version) } ?? .none
         guard memory != lastWritten || queueNow != queueOnDisk else { return }
-        let state = SavedState(source: source, identity: memory.path.flatMap { FileIdentity(path: $0) }, memory: memory,
+        let state = SavedState(source: source, identity: memory.path.flatMap { FileIdentity(track: $0) }, memory: memory,
                                clientQueue: clientQueue != nil)
         do {
             if queueNow != queueOnDisk {

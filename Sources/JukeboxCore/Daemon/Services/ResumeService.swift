@@ -44,7 +44,7 @@ final class ResumeService: Service, @unchecked Sendable {
     func start(died: @escaping @Sendable (any Error) -> Void) {
         guard let saved = current.current.plan.saved else { return }
         let settings = ResumePlan.Settings(config())
-        switch ResumePlan.start(saved, settings, identity: FileIdentity.init(path:)) {
+        switch ResumePlan.start(saved, settings, identity: FileIdentity.init(track:)) {
         case .nothingSaved, .afterLibrary:
             break
         case .clientQueue:
@@ -66,7 +66,7 @@ final class ResumeService: Service, @unchecked Sendable {
     func libraryQueue(_ queue: [String], alreadyPlaying: Bool) {
         guard let waiting = current.withLock({ $0.wholeValue.plan.libraryQueue() }) else { return }
         let settings = ResumePlan.Settings(config())
-        switch ResumePlan.afterLibrary(waiting, queue: queue, alreadyPlaying: alreadyPlaying, settings, identity: FileIdentity.init(path:)) {
+        switch ResumePlan.afterLibrary(waiting, queue: queue, alreadyPlaying: alreadyPlaying, settings, identity: FileIdentity.init(track:)) {
         case .nothing:
             break
         case .play:
@@ -118,12 +118,12 @@ final class ResumeService: Service, @unchecked Sendable {
             logger.warning("state: \(error); the queue is the library's again")
             return
         }
-        let present = ResumePlan.present(tracks, identity: FileIdentity.init(path:))
+        let present = ResumePlan.present(tracks, identity: FileIdentity.init(track:))
         logger.info("state: a client's queue of \(present.count) tracks from \(file.path)\(present.count < tracks.count ? " (\(tracks.count - present.count) gone since)" : "")")
         guard !present.isEmpty else { return }
         current.withLock { $0.plan.didBringBackClientQueue() }
         player.restoreClientQueue(present)
-        restore(ResumePlan.restoring(saved, in: present, settings, identity: FileIdentity.init(path:)))
+        restore(ResumePlan.restoring(saved, in: present, settings, identity: FileIdentity.init(track:)))
         startSaver()
     }
 

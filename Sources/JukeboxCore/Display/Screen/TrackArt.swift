@@ -25,7 +25,7 @@ public enum TrackArt {
             let data = picture.data
             return ("embedded:\(String(FNV1a.hash(data), radix: 16))", { data })
         }
-        let folder = AtomicFile.folder(of: path)
+        let folder = AtomicFile.folder(of: ChapterEntry.file(holding: path))
         guard let file = folderPicture(in: folder) else { return nil }
         var st = stat()
         let stamp = FilePath.withCString(file) { stat($0, &st) } == 0 ? "\(st.st_size):\(st.st_mtim.tv_sec)" : ""
