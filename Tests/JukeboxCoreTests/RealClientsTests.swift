@@ -260,9 +260,12 @@ import Testing
         #expect(mpc("version") == "mpd version: 0.23.0\n")
         #expect(!mpc("clearerror").contains("error"))
         #expect(mpc("stop").contains("volume: 35%"))
+        #expect(mpc("replaygain").contains("replay_gain_mode: auto"))
+        _ = mpc("replaygain", "track")
+        #expect(mpc("replaygain").contains("replay_gain_mode: track"))
+        #expect(mpc("replaygain", "loud").contains("Unrecognized replay gain mode"))
         // What MPD has and this box does not: a plain error, and the connection goes on.
         #expect(mpc("prio", "5", "1").contains("priorities are not supported"))
-        #expect(mpc("replaygain").contains("unknown command"))
         #expect(mpc("status").contains("volume: 35%"))
         daemon.send(SIGTERM)
         #expect(daemon.waitForExit(seconds: 10))
