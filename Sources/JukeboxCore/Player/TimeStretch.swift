@@ -1,0 +1,98 @@
+import CJukeboxStretch
+
+/// SoundTouch's time stretch for one format: PCM in the format's own samples goes in, and
+/// comes out at another tempo with its pitch kept. The float buffers it converts through
+/// are made once, for blocks of at most `blockFrames`. One thread at a time.
+final class TimeStretch {
+    let format: OutputFormat
+    let blockFrames: Int
+    private let handle: OpaquePointer
+    private let floats: UnsafeMutableBufferPointer<Float>
+
+    /// Nil when SoundTouch cannot take the format (a channel count it refuses).
+    init?(format: OutputFormat, tempo: Double, blockFrames: Int) {
+        guard let handle = jukebox_stretch_new(UInt32(format.channels), UInt32(format.sampleRate)) else { return nil }
+        jukebox_stretch_set_tempo(handle, tempo)
+        self.format = format
+        self.blockFrames = blockFrames
+        self.handle = handle
+        floats = .allocate(capacity: blockFrames * format.channels)
+    }
+
+    deinit {
+        jukebox_stretch_free(handle)
+        floats.deallocate()
+    }
+
+    /// Frames ready to be received.
+    var ready: Int { Int(jukebox_stretch_ready(handle)) }
+
+    /// Takes `frames` (at most `blockFrames`) of PCM in `format`.
+    func put(_ pcm: UnsafeRawPointer, frames: Int) {
+        precondition(frames <= blockFrames)
+        SampleConversion.toFloat(pcm, count: frames * format.channels, format: format.sampleFormat, into: floats.baseAddress!)
+        jukebox_stretch_put(handle, floats.baseAddress!, UInt32(frames))
+    }
+
+    /// Moves at most `frames` (at most `blockFrames`) ready frames into `pcm`, in `format`;
+    /// returns how many.
+    func receive(into pcm: UnsafeMutableRawPointer, frames: Int) -> Int {
+        let got = Int(jukebox_stretch_receive(handle, floats.baseAddress!, UInt32(min(frames, blockFrames))))
+        SampleConversion.fromFloat(floats.baseAddress!, count: got * format.channels, format: format.sampleFormat, into: pcm)
+        return got
+    }
+
+    /// Pushes out all it holds, to the exact length the tempo gives the audio put.
+    func flush() { jukebox_stretch_flush(handle) }
+
+    /// Forgets what it holds.
+    func clear() { jukebox_stretch_clear(handle) }
+}
+
+/// Interleaved little-endian integer PCM to floats in -1...1 and back.
+enum SampleConversion {
+    static func toFloat(_ pcm: UnsafeRawPointer, count: Int, format: SampleFormat, into out: UnsafeMutablePointer<Float>) {
+        switch format {
+        case .s16:
+            let s = pcm.assumingMemoryBound(to: Int16.self)
+            for i in 0..<count { out[i] = Float(Int16(littleEndian: s[i])) * (1 / 32_768) }
+        case .s24:
+            let b = pcm.assumingMemoryBound(to: UInt8.self)
+            for i in 0..<count {
+                let raw = Int32(b[3 * i]) << 8 | Int32(b[3 * i + 1]) << 16 | Int32(b[3 * i + 2]) << 24
+                out[i] = Float(raw >> 8) * (1 / 8_388_608)
+            }
+        case .s32:
+            let s = pcm.assumingMemoryBound(to: Int32.self)
+            for i in 0..<count { out[i] = Float(Int32(littleEndian: s[i])) * (1 / 2_147_483_648) }
+        }
+    }
+
+    static func fromFloat(_ samples: UnsafePointer<Float>, count: Int, format: SampleFormat, into pcm: UnsafeMutableRawPointer) {
+        switch format {
+        case .s16:
+            let s = pcm.assumingMemoryBound(to: Int16.self)
+            for i in 0..<count { s[i] = Int16(clamped: samples[i] * 32_768, limit: 32_767).littleEndian }
+        case .s24:
+            let b = pcm.assumingMemoryBound(to: UInt8.self)
+            for i in 0..<count {
+                let v = Int32(clamped: samples[i] * 8_388_608, limit: 8_388_607)
+                b[3 * i] = UInt8(truncatingIfNeeded: v)
+                b[3 * i + 1] = UInt8(truncatingIfNeeded: v >> 8)
+                b[3 * i + 2] = UInt8(truncatingIfNeeded: v >> 16)
+            }
+        case .s32:
+            let s = pcm.assumingMemoryBound(to: Int32.self)
+            // Float has 24 bits of mantissa: the stretch's output is 24-bit audio at best.
+            for i in 0..<count { s[i] = Int32(clamped: Double(samples[i]) * 2_147_483_648, limit: 2_147_483_647).littleEndian }
+        }
+    }
+}
+
+private extension FixedWidthInteger where Self: SignedInteger {
+    /// `value` rounded and held within -(limit + 1)...limit.
+    init<F: BinaryFloatingPoint>(clamped value: F, limit: Self) {
+        let r = value.rounded()
+        if r >= F(limit) { self = limit } else if r <= -F(limit) - 1 { self = -limit - 1 } else { self.init(r) }
+    }
+}
