@@ -74,7 +74,7 @@ public enum ConfigLoader {
                 let s = "playback"
                 try allow(t, s, ["autoplay", "resume", "mode", "start_volume", "min_volume", "max_volume", "volume_step",
                                  "previous_restart_seconds", "skip_seconds", "scan_step_seconds", "scan_interval_ms",
-                                 "resume_after_interruption", "history_size"])
+                                 "resume_after_interruption", "history_size", "speed"])
                 var p = c.playback.player
                 c.playback.autoplay = try bool(t, s, "autoplay") ?? c.playback.autoplay
                 if let resume = try string(t, s, "resume") {
@@ -99,6 +99,12 @@ public enum ConfigLoader {
                 p.scanIntervalMilliseconds = try int(t, s, "scan_interval_ms", 50...5000) ?? p.scanIntervalMilliseconds
                 p.resumeAfterInterruption = try bool(t, s, "resume_after_interruption") ?? p.resumeAfterInterruption
                 p.historyLimit = try int(t, s, "history_size", 1...10_000) ?? p.historyLimit
+                if let speed = try double(t, s, "speed", PlaybackSpeed.range) {
+                    guard PlaybackSpeed.clamped(speed) == speed else {
+                        throw error(s, "speed", "speed is \(speed); it goes in steps of 0.05, such as \(PlaybackSpeed.text(speed))")
+                    }
+                    p.speed = speed
+                }
                 if p.minimumVolume > p.maximumVolume {
                     throw error(s, "min_volume", "min_volume (\(p.minimumVolume)) is above max_volume (\(p.maximumVolume))")
                 }

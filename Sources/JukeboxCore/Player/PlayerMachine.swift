@@ -18,7 +18,8 @@ final class PlayerMachine {
         self.settings = settings
         let timers = PlayerTimers(queue: timerQueue, reenter: reenter)
         control = PlayerControl(engine: engine, outbox: outbox, timers: timers,
-                                volume: max(settings.minimumVolume, min(settings.maximumVolume, settings.startVolume)))
+                                volume: max(settings.minimumVolume, min(settings.maximumVolume, settings.startVolume)),
+                                speed: settings.speed)
         let queue = QueueEntries(order: PlayQueue(count: 0, mode: settings.mode, historyLimit: settings.historyLimit, generator: SystemRandom()))
         playing = PlayingQueue(queue: queue, places: FolderPlaces(folders: settings.rememberFolders), control: control, outbox: outbox)
     }
@@ -38,6 +39,7 @@ final class PlayerMachine {
         let modeChanged = new.mode != settings.mode
         settings = new
         control.setVolume(control.volume, within: volumeLimits)
+        playing.defaultSpeedChanged(to: new.speed)
         playing.reorder { modeChanged && $0.setMode(new.mode) }
         notify()
     }
@@ -135,6 +137,10 @@ final class PlayerMachine {
             control.setVolume(volume, within: volumeLimits)
         case .volumeStep(let steps):
             control.setVolume(control.volume + steps * settings.volumeStep, within: volumeLimits)
+        case .setSpeed(let speed):
+            control.setSpeed(speed)
+        case .speedStep(let steps):
+            control.setSpeed(PlaybackSpeed.stepped(control.speed, by: steps))
         case .setMode(let mode):
             settings.mode = mode
             playing.reorder { $0.setMode(mode) }
@@ -203,7 +209,7 @@ final class PlayerMachine {
     func makeMemory() -> PlaybackMemory { playing.memory(state: control.state, volume: control.volume) }
 
     func makeStatus(_ snapshot: EngineSnapshot? = nil) -> PlayerStatus {
-        PlayerStatus(state: control.state, volume: control.volume, queue: playing.queue, cursor: playing.cursor,
+        PlayerStatus(state: control.state, volume: control.volume, speed: control.speed, queue: playing.queue, cursor: playing.cursor,
                      heardFrame: playing.heardFrame, engine: snapshot ?? control.snapshot,
                      lastError: control.lastError, lostOutput: control.lostOutput)
     }

@@ -40,6 +40,8 @@ public struct PlayerStatus: @unchecked Sendable, Equatable {
         /// Repeat, random, single and consume.
         public var options = PlayOptions()
         public var volume = 100
+        /// The playback speed, pitch kept (1: as recorded).
+        public var speed = 1.0
         /// Where the audio goes: playing on a device, waiting for one, or lost.
         public var route = RouteState.idle
         /// Where volume is applied: "software", or the card's control and its range.
@@ -93,7 +95,7 @@ public struct PlayerStatus: @unchecked Sendable, Equatable {
 extension PlayerStatus {
     /// The status the player's parts make together: its state and volume, the queue,
     /// the track heard (`cursor`, at `heardFrame`) and the engine's news.
-    init(state: PlayerState, volume: Int, queue: QueueEntries, cursor: GaplessCursor, heardFrame: Int64, engine snapshot: EngineSnapshot,
+    init(state: PlayerState, volume: Int, speed: Double, queue: QueueEntries, cursor: GaplessCursor, heardFrame: Int64, engine snapshot: EngineSnapshot,
          lastError: String?, lostOutput: OutputError?) {
         var s = Fields()
         s.state = state
@@ -111,6 +113,7 @@ extension PlayerStatus {
         s.duration = cursor.duration
         s.options = queue.order.options
         s.volume = volume
+        s.speed = speed
         s.route = snapshot.route
         s.mixer = snapshot.mixer
         // The network's state is the decoded track's: shown while that is the one heard.
