@@ -125,4 +125,23 @@ import Testing
         player.perform(.setSpeed(1))
         #expect(player.status.speed == 1)
     }
+
+    @Test func theScreenShowsTheSpeedWhileItIsNotOneAndItsClockRunsAtIt() throws {
+        let second: UInt64 = 1_000_000_000
+        let r = ScreenRenderer(width: 320, height: 240, fonts: try ScreenFixtures.fonts())
+        var s = PlayerStatus()
+        s.state = .playing
+        s.path = "/music/Books/1.mp3"
+        s.duration = 100
+        s.elapsed = 10
+        var input = ScreenInput()
+        input.status = s
+        input.statusAt = 100 * second
+        let (normal, _) = r.content(for: input, at: 104 * second)
+        #expect(!normal.state.contains("×") && normal.elapsed == "0:14")
+        input.status?.speed = 1.25
+        let (fast, _) = r.content(for: input, at: 104 * second)
+        #expect(fast.state.hasSuffix("  1.25×"), "\(fast.state)")
+        #expect(fast.elapsed == "0:15")  // four seconds heard are five of the track
+    }
 }
