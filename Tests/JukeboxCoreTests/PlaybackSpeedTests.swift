@@ -120,4 +120,15 @@ import Testing
         #expect(abs(Double(samples.count / 2) / 44_100 - 3) <= 0.05, "played \(samples.count / 2) frames")
         #expect(abs(end - 10 * 44_100) <= 441, "ended at \(end)")
     }
+
+    /// `jukebox decode --speed`, which the speed benchmark times: the same stretch.
+    @Test func decodeStretchesToTheSpeedAsked() throws {
+        let path = try sine("cli", seconds: 6)[0]
+        let raw = try Tools.run(Tools.jukebox, ["decode", path, "--speed", "1.5", "-o", "-"]).stdout
+        let samples = raw.withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
+        #expect(abs(Double(samples.count / 2) / 44_100 - 4) <= 0.01, "\(samples.count / 2) frames")
+        #expect(abs(frequency(samples) - 1000) <= 10)
+        let refused = try Tools.run(Tools.jukebox, ["decode", path, "--speed", "3", "-o", "-"], check: false)
+        #expect(refused.status != 0 && refused.stderr.contains("--speed must be from 0.5 to 2"))
+    }
 }

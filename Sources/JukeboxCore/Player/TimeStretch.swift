@@ -2,15 +2,16 @@ import CJukeboxStretch
 
 /// SoundTouch's time stretch for one format: PCM in the format's own samples goes in, and
 /// comes out at another tempo with its pitch kept. The float buffers it converts through
-/// are made once, for blocks of at most `blockFrames`. One thread at a time.
-final class TimeStretch {
-    let format: OutputFormat
-    let blockFrames: Int
+/// are made once, for blocks of at most `blockFrames`. One thread at a time. Public for
+/// `jukebox decode --speed`, which measures what it costs.
+public final class TimeStretch {
+    public let format: OutputFormat
+    public let blockFrames: Int
     private let handle: OpaquePointer
     private let floats: UnsafeMutableBufferPointer<Float>
 
     /// Nil when SoundTouch cannot take the format (a channel count it refuses).
-    init?(format: OutputFormat, tempo: Double, blockFrames: Int) {
+    public init?(format: OutputFormat, tempo: Double, blockFrames: Int) {
         guard let handle = jukebox_stretch_new(UInt32(format.channels), UInt32(format.sampleRate)) else { return nil }
         jukebox_stretch_set_tempo(handle, tempo)
         self.format = format
@@ -25,10 +26,10 @@ final class TimeStretch {
     }
 
     /// Frames ready to be received.
-    var ready: Int { Int(jukebox_stretch_ready(handle)) }
+    public var ready: Int { Int(jukebox_stretch_ready(handle)) }
 
     /// Takes `frames` (at most `blockFrames`) of PCM in `format`.
-    func put(_ pcm: UnsafeRawPointer, frames: Int) {
+    public func put(_ pcm: UnsafeRawPointer, frames: Int) {
         precondition(frames <= blockFrames)
         SampleConversion.toFloat(pcm, count: frames * format.channels, format: format.sampleFormat, into: floats.baseAddress!)
         jukebox_stretch_put(handle, floats.baseAddress!, UInt32(frames))
@@ -36,17 +37,17 @@ final class TimeStretch {
 
     /// Moves at most `frames` (at most `blockFrames`) ready frames into `pcm`, in `format`;
     /// returns how many.
-    func receive(into pcm: UnsafeMutableRawPointer, frames: Int) -> Int {
+    public func receive(into pcm: UnsafeMutableRawPointer, frames: Int) -> Int {
         let got = Int(jukebox_stretch_receive(handle, floats.baseAddress!, UInt32(min(frames, blockFrames))))
         SampleConversion.fromFloat(floats.baseAddress!, count: got * format.channels, format: format.sampleFormat, into: pcm)
         return got
     }
 
     /// Pushes out all it holds, to the exact length the tempo gives the audio put.
-    func flush() { jukebox_stretch_flush(handle) }
+    public func flush() { jukebox_stretch_flush(handle) }
 
     /// Forgets what it holds.
-    func clear() { jukebox_stretch_clear(handle) }
+    public func clear() { jukebox_stretch_clear(handle) }
 }
 
 /// Interleaved little-endian integer PCM to floats in -1...1 and back.
