@@ -131,4 +131,27 @@ import Testing
         let refused = try Tools.run(Tools.jukebox, ["decode", path, "--speed", "3", "-o", "-"], check: false)
         #expect(refused.status != 0 && refused.stderr.contains("--speed must be from 0.5 to 2"))
     }
+
+    /// Between formats the stretch lets the first track's end out before the second
+    /// starts afresh: both play whole, each at the speed.
+    @Test func aChangeOfFormatLetsTheStretchOutFirst() throws {
+        let fx = Fixtures.shared
+        let output = RecordingOutput()
+        let log = EventLog()
+        let engine = AudioEngine(output: output) { log.append($0) }
+        engine.setSpeed(1.25)
+        try engine.start()
+        engine.play(TrackRef(token: 1, path: fx.path("music16.flac")), next: TrackRef(token: 2, path: fx.path("music24.flac")))
+        #expect(log.wait(seconds: 60) { $0.isFinished })
+        engine.shutdown()
+        let cd = OutputFormat(sampleRate: 44_100, channels: 2, sampleFormat: .s16)
+        let hires = OutputFormat(sampleRate: 96_000, channels: 2, sampleFormat: .s24)
+        #expect(Array(output.steps.prefix(3)) == [.configure(cd), .drain, .configure(hires)])
+        // 6 s and 4 s of audio, in 4.8 s and 3.2 s (the closing silence and period padding aside).
+        let first = Double(output.data(cd).count / 4) / 44_100
+        let second = Double(output.data(hires).count / 6) / 96_000
+        #expect(first >= 4.8 - 0.01 && first <= 4.8 + 0.15, "\(first) s")
+        #expect(second >= 3.2 - 0.01 && second <= 3.2 + 0.15, "\(second) s")
+        #expect(log.all.contains { if case .trackStarted(2) = $0 { true } else { false } })
+    }
 }
