@@ -16,6 +16,9 @@ extern "C" jukebox_stretch *jukebox_stretch_new(unsigned channels, unsigned samp
         // The quick search for the overlap point costs a third of the full one, and the
         // difference is not heard in speech (a Pi Zero's CPU is what counts).
         stretch->touch.setSetting(SETTING_USE_QUICKSEEK, 1);
+        // The anti-alias filter is for a change of rate; a change of tempo alone has
+        // none, and the filter would cost as much as the stretch.
+        stretch->touch.setSetting(SETTING_USE_AA_FILTER, 0);
         return stretch;
     } catch (...) {
         return nullptr;

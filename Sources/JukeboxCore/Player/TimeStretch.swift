@@ -69,15 +69,21 @@ enum SampleConversion {
         }
     }
 
+    // Rounded by adding 1.5 × 2^23 (2^52 for a Double): the sum's low bits are then the
+    // integer, rounded to nearest, with no conversion that checks its range, so the loop
+    // runs as vector code. Integer conversions took more time than the stretch.
     static func fromFloat(_ samples: UnsafePointer<Float>, count: Int, format: SampleFormat, into pcm: UnsafeMutableRawPointer) {
         switch format {
         case .s16:
             let s = pcm.assumingMemoryBound(to: Int16.self)
-            for i in 0..<count { s[i] = Int16(clamped: samples[i] * 32_768, limit: 32_767).littleEndian }
+            for i in 0..<count {
+                let v = min(max(samples[i] * 32_768, -32_768), 32_767) + 12_582_912
+                s[i] = Int16(truncatingIfNeeded: v.bitPattern).littleEndian
+            }
         case .s24:
             let b = pcm.assumingMemoryBound(to: UInt8.self)
             for i in 0..<count {
-                let v = Int32(clamped: samples[i] * 8_388_608, limit: 8_388_607)
+                let v = Int32(truncatingIfNeeded: (min(max(Double(samples[i]) * 8_388_608, -8_388_608), 8_388_607) + 6_755_399_441_055_744).bitPattern)
                 b[3 * i] = UInt8(truncatingIfNeeded: v)
                 b[3 * i + 1] = UInt8(truncatingIfNeeded: v >> 8)
                 b[3 * i + 2] = UInt8(truncatingIfNeeded: v >> 16)
@@ -85,15 +91,10 @@ enum SampleConversion {
         case .s32:
             let s = pcm.assumingMemoryBound(to: Int32.self)
             // Float has 24 bits of mantissa: the stretch's output is 24-bit audio at best.
-            for i in 0..<count { s[i] = Int32(clamped: Double(samples[i]) * 2_147_483_648, limit: 2_147_483_647).littleEndian }
+            for i in 0..<count {
+                let v = min(max(Double(samples[i]) * 2_147_483_648, -2_147_483_648), 2_147_483_647) + 6_755_399_441_055_744
+                s[i] = Int32(truncatingIfNeeded: v.bitPattern).littleEndian
+            }
         }
-    }
-}
-
-private extension FixedWidthInteger where Self: SignedInteger {
-    /// `value` rounded and held within -(limit + 1)...limit.
-    init<F: BinaryFloatingPoint>(clamped value: F, limit: Self) {
-        let r = value.rounded()
-        if r >= F(limit) { self = limit } else if r <= -F(limit) - 1 { self = -limit - 1 } else { self.init(r) }
     }
 }
