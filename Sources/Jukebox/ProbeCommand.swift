@@ -7,7 +7,7 @@ struct ProbeCommand: ParsableCommand {
         abstract: "Show format, tags, cover and lyrics of audio files.",
         discussion: "Exits 0 when every file is readable, 1 otherwise. Every file is reported either way.")
 
-    @Argument(help: "Audio files (FLAC, MP3, WAV; recognised by content, not name).")
+    @Argument(help: "Audio files (recognised by content, not name), or a chapter of one (book.m4b/chapter002).")
     var files: [String]
 
     @Flag(help: "Print a JSON array, one object per file.")
@@ -51,6 +51,10 @@ enum ProbeSummary {
             row("genre", m.genre)
             row("cover", m.cover.map { "\($0.mimeType), \($0.size) bytes" } ?? "none")
             row("lyrics", p.lyrics.map { "\($0.source.rawValue), \($0.synced ? "synced" : "unsynced"), \($0.lines.count) lines" } ?? "none")
+            let rate = Double(p.info.sampleRate)
+            for (i, chapter) in p.chapters.enumerated() {
+                row(i == 0 ? "chapters" : "", "\(String(i + 1).leftPadded(3))  \(duration(Double(chapter.startFrame) / rate))  \(chapter.title)")
+            }
             for problem in p.problems { row("warning", problem) }
             return rows.joined(separator: "\n")
         }

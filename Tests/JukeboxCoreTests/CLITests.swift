@@ -18,7 +18,7 @@ import Testing
         let reports = try #require(try JSONSerialization.jsonObject(with: out.stdout) as? [[String: Any]])
         #expect(reports.count == 3)
         let fields: Set = ["path", "ok", "error", "format", "sampleRate", "channels", "bitsPerSample", "durationSeconds",
-                           "title", "artist", "album", "trackNumber", "hasCover", "lyrics", "warnings"]
+                           "title", "artist", "album", "trackNumber", "hasCover", "lyrics", "chapters", "warnings"]
         for report in reports { #expect(Set(report.keys) == fields) }
         let flac = reports[0]
         #expect(flac["ok"] as? Bool == true)

@@ -62,7 +62,7 @@ import Testing
             "albumart", "binarylimit", "close", "command_list_begin", "command_list_end", "command_list_ok_begin", "commands", "count",
             "currentsong", "decoders", "find", "getvol", "idle", "list", "listall", "listallinfo", "listfiles", "listplaylist",
             "listplaylistinfo", "listplaylists", "lsinfo", "noidle", "notcommands", "outputs", "password", "ping", "playlistfind",
-            "playlistid", "playlistinfo", "playlistsearch", "plchanges", "plchangesposid", "readpicture", "search", "stats", "status",
+            "playlistid", "playlistinfo", "playlistsearch", "plchanges", "plchangesposid", "readpicture", "replay_gain_status", "search", "stats", "status",
             "tagtypes", "urlhandlers",
         ]
         #expect(Set(table.listed.filter { $0.permission == .read }.map(\.name)) == reads)

@@ -38,6 +38,10 @@ final class FakeEngine: PlaybackEngine, @unchecked Sendable {
     func seek(toFrame frame: Int64) { record(.seek(frame)) }
     func setVolume(_ volume: Int) { record(.volume(volume)) }
     func setSpeed(_ speed: Double) { record(.speed(speed)) }
+    /// Kept apart from `calls`: the rule is told at start and whenever it changes.
+    private var _replayGain: [ReplayGainRule] = []
+    var replayGainRules: [ReplayGainRule] { lock.withLock { _replayGain } }
+    func setReplayGain(_ rule: ReplayGainRule) { lock.withLock { _replayGain.append(rule) } }
 }
 
 @Suite struct PlayerTests {

@@ -186,6 +186,22 @@ import Testing
         #expect(places.places["/music/Books"] == nil)
     }
 
+    /// A file of chapters in a remembered folder is a book of its own.
+    @Test mutating func eachFileOfChaptersKeepsItsOwnPlace() {
+        #expect(places.folder(of: "/music/Books/a.m4b/chapter002") == "/music/Books/a.m4b")
+        places.left("/music/Books/a.m4b/chapter002", at: 500)
+        places.left("/music/Books/b.m4b/chapter007", at: 700)
+        #expect(places.place(enteringAt: "/music/Books/a.m4b/chapter001", from: "/music/Songs/x.mp3")?.path == "/music/Books/a.m4b/chapter002")
+        #expect(places.place(enteringAt: "/music/Books/b.m4b/chapter001", from: "/music/Books/a.m4b/chapter002")?.frame == 700)
+        // Chapter to chapter within one book is reading on.
+        #expect(places.place(enteringAt: "/music/Books/a.m4b/chapter003", from: "/music/Books/a.m4b/chapter002") == nil)
+        var restored = FolderPlaces(folders: ["/music/Books"])
+        restored.restore(places.saved)
+        #expect(restored.saved.map(\.folder) == ["/music/Books/a.m4b", "/music/Books/b.m4b"])
+        // Chapters outside a remembered folder keep no place.
+        #expect(places.folder(of: "/music/Songs/live.flac/chapter001") == nil)
+    }
+
     @Test mutating func placesOfFoldersNoLongerConfiguredAreDropped() {
         places.restore([
             .init(folder: "/music/Books", path: "/music/Books/2.mp3", frame: 5),

@@ -13,7 +13,7 @@ FONT_PACKAGES="fonts-dejavu-core fonts-wqy-microhei"
 # server that network playback is tested against (started on loopback by the tests), and
 # iproute2 for the network namespace, its throttle and the board's netem; icecast2, the
 # radio server the station tests start on loopback and feed with a source of their own.
-TEST_PACKAGES="sox flac lame mpg123 mpc time python3-mpd ncmpcpp tmux nginx-light iproute2 icecast2"
+TEST_PACKAGES="sox flac lame mpg123 ffmpeg mpc time python3-mpd ncmpcpp tmux nginx-light iproute2 icecast2"
 # Measuring tools and the peers the benchmarks run beside us.
 BENCH_PACKAGES="time mpd mpc libjpeg-turbo-progs"
 

@@ -74,21 +74,17 @@ public enum ConfigLoader {
                 let s = "playback"
                 try allow(t, s, ["autoplay", "resume", "mode", "start_volume", "min_volume", "max_volume", "volume_step",
                                  "previous_restart_seconds", "skip_seconds", "scan_step_seconds", "scan_interval_ms",
-                                 "resume_after_interruption", "history_size", "speed"])
+                                 "resume_after_interruption", "history_size",
+                                 "replay_gain", "replay_gain_preamp", "replay_gain_missing_preamp", "replay_gain_limit", "speed"])
                 var p = c.playback.player
                 c.playback.autoplay = try bool(t, s, "autoplay") ?? c.playback.autoplay
-                if let resume = try string(t, s, "resume") {
-                    guard let r = ResumePolicy(rawValue: resume) else {
-                        throw error(s, "resume", "resume must be one of \(ResumePolicy.allCases.map(\.rawValue).joined(separator: ", ")), not \"\(resume)\"")
-                    }
-                    c.playback.resume = r
-                }
-                if let mode = try string(t, s, "mode") {
-                    guard let m = PlayMode(rawValue: mode) else {
-                        throw error(s, "mode", "mode must be one of \(PlayMode.allCases.map(\.rawValue).joined(separator: ", ")), not \"\(mode)\"")
-                    }
-                    p.mode = m
-                }
+                c.playback.resume = try choice(t, s, "resume") ?? c.playback.resume
+                p.mode = try choice(t, s, "mode") ?? p.mode
+                p.replayGain.mode = try choice(t, s, "replay_gain") ?? p.replayGain.mode
+                let preamps = ReplayGainSettings.preampRange
+                p.replayGain.preampDecibels = try double(t, s, "replay_gain_preamp", preamps) ?? p.replayGain.preampDecibels
+                p.replayGain.missingPreampDecibels = try double(t, s, "replay_gain_missing_preamp", preamps) ?? p.replayGain.missingPreampDecibels
+                p.replayGain.preventClipping = try bool(t, s, "replay_gain_limit") ?? p.replayGain.preventClipping
                 p.startVolume = try int(t, s, "start_volume", 0...100) ?? p.startVolume
                 p.minimumVolume = try int(t, s, "min_volume", 0...100) ?? p.minimumVolume
                 p.maximumVolume = try int(t, s, "max_volume", 0...100) ?? p.maximumVolume
@@ -240,6 +236,16 @@ public enum ConfigLoader {
             guard let v = t[key] else { return nil }
             guard let text = v.string else { throw error(s, key, "\(key) must be a string in quotes") }
             return text
+        }
+
+        /// One of a fixed set of words, such as a mode.
+        func choice<Choice: RawRepresentable & CaseIterable>(_ t: TOMLTable, _ s: String, _ key: String) throws -> Choice?
+            where Choice.RawValue == String {
+            guard let text = try string(t, s, key) else { return nil }
+            guard let chosen = Choice(rawValue: text) else {
+                throw error(s, key, "\(key) must be one of \(Choice.allCases.map(\.rawValue).joined(separator: ", ")), not \"\(text)\"")
+            }
+            return chosen
         }
 
         func strings(_ t: TOMLTable, _ s: String, _ key: String) throws -> [String]? {

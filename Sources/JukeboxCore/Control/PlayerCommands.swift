@@ -84,6 +84,14 @@ extension ControlSession {
             s.player.perform(.setOption(.repeat(try ControlSession.boolean(request.arguments[0], request.name))))
             return ""
         },
+        .init("replay_gain_mode", .change, 1...1) { s, request in
+            guard let mode = ReplayGainMode(rawValue: request.arguments[0]) else {
+                throw MPDProtocol.Ack(code: .argument, message: "Unrecognized replay gain mode")
+            }
+            s.player.perform(.setReplayGainMode(mode))
+            return ""
+        },
+        .init("replay_gain_status", .read, 0...0) { s, _ in "replay_gain_mode: \(s.player.status.replayGainMode.rawValue)\n" },
         .init("status", .read, 0...0) { s, _ in
             let status = s.player.status
             return .text(ControlSession.status(status, bitrate: status.state == .playing || status.state == .paused ? s.averageBitrate(status) : nil,

@@ -56,10 +56,16 @@ public enum AudioFile {
     }
 
     /// `interruption` is asked while a URL's first bytes are awaited, and handed on. A URL
-    /// is opened by `network` (its cache and timeouts); without one, uncached.
-    public static func open(_ location: TrackLocation, interruption: DecodeInterruption? = nil, network: NetworkPlayback? = nil) throws -> any AudioDecoder {
+    /// is opened by `network` (its cache and timeouts); without one, uncached. A chapter
+    /// that follows `previous` in the same file continues its decoder instead of opening
+    /// the file again.
+    public static func open(_ location: TrackLocation, interruption: DecodeInterruption? = nil, network: NetworkPlayback? = nil,
+                            following previous: (any AudioDecoder)? = nil) throws -> any AudioDecoder {
         switch location {
         case .file(let path):
+            if let chapter = ChapterEntry(path), chapter.isInAFile {
+                return try open(chapter, interruption, following: previous as? ChapterDecoder)
+            }
             return try decoder(for: FileReader(path: path), path, interruption)
         case .url(let url):
             return try (network ?? NetworkPlayback()).decoder(for: url, interruption: interruption) { try decoder(for: $0, url, interruption) }
@@ -79,6 +85,32 @@ public enum AudioFile {
         }
         decoder.interruption = interruption
         return decoder
+    }
+
+    private static func open(_ entry: ChapterEntry, _ interruption: DecodeInterruption?, following previous: ChapterDecoder?) throws -> any AudioDecoder {
+        let book: any AudioDecoder
+        let chapters: [Chapter]
+        if let previous, previous.book.path == entry.file {
+            (book, chapters) = (previous.book, previous.chapters)
+        } else {
+            book = try decoder(for: FileReader(path: entry.file), entry.file, interruption)
+            chapters = Self.chapters(of: entry.file, metadata: book.metadata, info: book.info)
+        }
+        guard chapters.indices.contains(entry.index) else {
+            throw MediaError.unrecognised(entry.entry, "the file has \(chapters.count) chapters, not \(entry.index + 1)")
+        }
+        return ChapterDecoder(book, chapters: chapters, index: entry.index, entry: entry.entry)
+    }
+
+    /// The file's chapters: from its tags, else from a CUE sheet beside it (`book.cue` for
+    /// `book.flac`, naming that file). None when it has fewer than two.
+    public static func chapters(of path: String, metadata: TrackMetadata, info: StreamInfo) -> [Chapter] {
+        var marks = metadata.chapterMarks
+        if marks.isEmpty, let dot = path.lastIndex(of: "."), path[dot...].firstIndex(of: "/") == nil,
+           let sheet = try? FileReader.contents(of: path[..<dot] + ".cue", limit: TagLimits.maximumCueSheetBytes) {
+            marks = CueSheet.marks(String(decoding: sheet, as: UTF8.self), for: path)
+        }
+        return Chapter.ranges(marks, sampleRate: info.sampleRate, totalFrames: info.totalFrames)
     }
 
     /// Tags only, as cheaply as each format allows (no MP3 frame scan): for library scans.

@@ -18,6 +18,8 @@ final class FLACDecoder: AudioDecoder {
     let container = ContainerFormat.flac
     private(set) var info = StreamInfo(sampleRate: 0, channels: 0, sampleFormat: .s16, totalFrames: 0)
     private(set) var metadata = TrackMetadata()
+    /// The CUESHEET block's tracks, used when no CUE sheet with titles is in the tags.
+    private var cueSheetMarks: [ChapterMark] = []
     private(set) var position: Int64 = 0
     private(set) var warnings = DecodeWarnings()
 
@@ -72,6 +74,7 @@ final class FLACDecoder: AudioDecoder {
         FLAC__stream_decoder_set_md5_checking(decoder, 0)
         FLAC__stream_decoder_set_metadata_respond(decoder, FLAC__METADATA_TYPE_VORBIS_COMMENT)
         FLAC__stream_decoder_set_metadata_respond(decoder, FLAC__METADATA_TYPE_PICTURE)
+        FLAC__stream_decoder_set_metadata_respond(decoder, FLAC__METADATA_TYPE_CUESHEET)
 
         let status = FLAC__stream_decoder_init_stream(
             decoder, flacReadCallback, flacSeekCallback, flacTellCallback, flacLengthCallback, flacEofCallback,
@@ -89,6 +92,7 @@ final class FLACDecoder: AudioDecoder {
             throw fatal ?? MediaError.corrupt(path, "no valid STREAMINFO block (\(FLACStatus.describe(state)))")
         }
         if let fatal { throw fatal }
+        if metadata.chapterMarks.isEmpty { metadata.chapterMarks = cueSheetMarks }
         if metadataRead {
             var metadataEnd: FLAC__uint64 = 0
             if FLAC__stream_decoder_get_decode_position(decoder, &metadataEnd) != 0 { firstFrameOffset = Int64(metadataEnd) }
@@ -325,9 +329,26 @@ final class FLACDecoder: AudioDecoder {
                 mimeType: p.mime_type.map { String(cString: $0) } ?? "",
                 description: p.description.map { String(cString: $0) } ?? "",
                 data: data))
+        case FLAC__METADATA_TYPE_CUESHEET:
+            cueSheetMarks = Self.marks(block.pointee.data.cue_sheet, sampleRate: info.sampleRate)
         default:
             break
         }
+    }
+
+    /// A CD's cue sheet: each track's INDEX 01, in samples from the start (no titles:
+    /// CD-TEXT is not in the block). The lead-out (track 170 or 255) is no track.
+    private static func marks(_ sheet: FLAC__StreamMetadata_CueSheet, sampleRate: Int) -> [ChapterMark] {
+        guard sampleRate > 0, let tracks = sheet.tracks else { return [] }
+        var marks: [ChapterMark] = []
+        for t in 0..<min(Int(sheet.num_tracks), TagLimits.maximumChapters + 1) {
+            let track = tracks[t]
+            guard track.number != 170, track.number != 255, let indices = track.indices else { continue }
+            let index = (0..<Int(track.num_indices)).first { indices[$0].number == 1 } ?? 0
+            guard index < Int(track.num_indices) else { continue }
+            marks.append(ChapterMark(title: nil, count: Int64(track.offset + indices[index].offset), perSecond: Int64(sampleRate)))
+        }
+        return marks
     }
 
     fileprivate func receiveBlock(_ frame: UnsafePointer<FLAC__Frame>,

@@ -26,6 +26,8 @@ struct FolderEntry: Sendable, Equatable {
 /// What reading a file gave, reused while its size and modification time stay the same.
 enum FileOutcome: Sendable, Equatable {
     case track(SongTags)
+    /// A file with chapters: a track each (`file/chapter001`...).
+    case chapters([SongTags])
     case playlist
     /// Not audio, and not named as audio (a cover, lyrics, a text file).
     case passedOver

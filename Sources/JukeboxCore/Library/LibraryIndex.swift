@@ -16,7 +16,8 @@ public struct LibraryIndex: Sendable, Equatable {
     public var scan: LibraryScan
     var folders: [String: FolderRecord]
 
-    static let header = "jukebox library index 2"
+    /// 3: files with chapters (an index from before would never list them).
+    static let header = "jukebox library index 3"
     static let checksumPrefix = "# checksum "
     /// Far beyond a real library (10,000 tracks were about 2 MB before the tags, which
     /// add a line of some 100-200 bytes twice per track: an estimate, not measured).
@@ -121,6 +122,7 @@ public struct LibraryIndex: Sendable, Equatable {
                 case .file(let id, let identity, let outcome):
                     emit("\(Tag.file) \(Int64(bitPattern: id.device)) \(Int64(bitPattern: id.inode)) \(identity.size) \(identity.modified) \(Self.outcome(outcome)) \(entry.name)\n")
                     if case .track(let tags) = outcome { emit(Self.tagsLine(tags)) }
+                    if case .chapters(let chapters) = outcome { for tags in chapters { emit(Self.tagsLine(tags)) } }
                     if case .problem(let reason) = outcome { emit("\(Tag.skipped) \(Self.oneLine(reason))\n") }
                 }
             }
@@ -132,6 +134,7 @@ public struct LibraryIndex: Sendable, Equatable {
     private static func outcome(_ outcome: FileOutcome) -> String {
         switch outcome {
         case .track(let tags): "T\(number(tags.disc)):\(number(tags.track))"
+        case .chapters(let chapters): "C\(chapters.count)"
         case .playlist: "P"
         case .passedOver: "-"
         case .problem: "X"
@@ -205,6 +208,8 @@ public struct LibraryIndex: Sendable, Equatable {
         var line = 1
         /// The record on the line before (tags belong to it).
         var previousTag = ""
+        /// Chapter tag lines still due for the file on the line before them.
+        var pendingChapters: Int?
 
         init(path: String) { self.path = path }
 
@@ -213,6 +218,7 @@ public struct LibraryIndex: Sendable, Equatable {
             let space = text.firstIndex(of: 0x20) ?? text.endIndex
             let tag = String(decoding: text[..<space], as: UTF8.self)
             defer { previousTag = tag }
+            if tag != Tag.tags, let due = pendingChapters, due > 0 { throw bad("chapters (\(due) missing)") }
             let rest = space == text.endIndex ? text[space...] : text[(space + 1)...]
             switch tag {
             case Tag.music: music = string(rest)
@@ -230,6 +236,14 @@ public struct LibraryIndex: Sendable, Equatable {
                     let last = scan.tracks.count - 1
                     (tags.disc, tags.track) = (scan.tracks[last].discNumber, scan.tracks[last].trackNumber)
                     scan.tracks[last].tags = tags
+                } else if previousTag == Tag.file || previousTag == Tag.tags, let folder, let last = folder.record.entries.indices.last,
+                          case .file(let id, let identity, .chapters(var chapters)) = folder.record.entries[last].kind {
+                    // A chapter's tags, one line each after its file's (`C` and their count).
+                    guard let expected = pendingChapters, expected > 0 else { throw bad("chapter tags") }
+                    tags.track = chapters.count + 1
+                    chapters.append(tags)
+                    pendingChapters = expected - 1
+                    self.folder?.record.entries[last].kind = .file(id, identity, .chapters(chapters))
                 } else if previousTag == Tag.file, let folder, let last = folder.record.entries.indices.last,
                           case .file(let id, let identity, .track(let numbers)) = folder.record.entries[last].kind {
                     (tags.disc, tags.track) = (numbers.disc, numbers.track)
@@ -282,6 +296,7 @@ public struct LibraryIndex: Sendable, Equatable {
         }
 
         mutating func finished() throws(Problem) -> LibraryIndex {
+            if let due = pendingChapters, due > 0 { throw bad("chapters (\(due) missing)") }
             closeFolder()
             guard let music, let playlists else { throw .broken(path: path, reason: "no music folder named") }
             return LibraryIndex(musicDirectory: music, playlistsDirectory: playlists, scan: scan, folders: folders)
@@ -329,11 +344,17 @@ public struct LibraryIndex: Sendable, Equatable {
             field.elementsEqual([UInt8(ascii: "-")]) ? nil : Int(try number(field))
         }
 
-        private func outcome(_ field: Bytes) throws(Problem) -> FileOutcome {
+        private mutating func outcome(_ field: Bytes) throws(Problem) -> FileOutcome {
             switch field.first {
             case UInt8(ascii: "P"): return .playlist
             case UInt8(ascii: "-"): return .passedOver
             case UInt8(ascii: "X"): return .problem("")
+            case UInt8(ascii: "C"):
+                guard let count = Int(String(decoding: field.dropFirst(), as: UTF8.self)), count > 0, count <= TagLimits.maximumChapters else {
+                    throw bad("chapters")
+                }
+                pendingChapters = count
+                return .chapters([])
             case UInt8(ascii: "T"):
                 let parts = field.dropFirst().split(separator: UInt8(ascii: ":"), omittingEmptySubsequences: false)
                 guard parts.count == 2 else { throw bad("track") }

@@ -188,16 +188,24 @@ struct LibraryWalk {
             result.playlists.append(LibraryPlaylist(path: path))  // read when it is used
         case .track(let tags):
             guard !playlistsOnly else { break }
-            if let at = previousPaths.position(of: path, in: previousTracks), previousTracks[at].tags == tags {
-                result.tracks.append(previousTracks[at])
-                tracksKept += 1
-            } else {
-                result.tracks.append(LibraryTrack(path: path, tags: tags))
-            }
+            keep(LibraryTrack(path: path, tags: tags))
+        case .chapters(let chapters):
+            guard !playlistsOnly else { break }
+            for (i, tags) in chapters.enumerated() { keep(LibraryTrack(path: ChapterEntry(file: path, index: i).entry, tags: tags)) }
         case .passedOver:
             break
         case .problem(let reason):
             if !playlistsOnly { report(reason) }
+        }
+    }
+
+    /// Adds `track`, as the last scan had it when nothing changed (one copy of its tags).
+    private mutating func keep(_ track: LibraryTrack) {
+        if let at = previousPaths.position(of: track.path, in: previousTracks), previousTracks[at].tags == track.tags {
+            result.tracks.append(previousTracks[at])
+            tracksKept += 1
+        } else {
+            result.tracks.append(track)
         }
     }
 
@@ -209,6 +217,13 @@ struct LibraryWalk {
         if playlistsOnly { return .passedOver }
         do {
             let (metadata, info) = try AudioFile.describe(path)
+            let chapters = AudioFile.chapters(of: path, metadata: metadata, info: info)
+            guard chapters.isEmpty else {
+                return .chapters(chapters.indices.map { i in
+                    let (tags, chapterInfo) = ChapterDecoder.describe(chapters, i, of: metadata, info)
+                    return SongTags(tags, info: chapterInfo)
+                })
+            }
             return .track(SongTags(metadata, info: info))
         } catch let error as MediaError {
             switch error {

@@ -53,6 +53,10 @@ enum ID3v2Reader {
             let format: FrameFormat = version == 2 ? FrameFormat() : FrameFormat(version: version, flags: h[9])
             guard !format.compressedOrEncrypted else { continue }
             guard let data = format.unwrap(try body.read(at: dataStart, count: size)) else { continue }
+            if kind == .chapter {
+                if let mark = ID3Chapter.mark(data, version: version) { m.chapterMarks.append(mark) }
+                continue
+            }
             kind.apply(data, to: &m, mpegFrameSeconds: mpegFrameSeconds)
         }
         return m
@@ -95,6 +99,8 @@ private enum FrameKind {
     case unsyncedLyrics, syncedLyrics, picture, legacyPicture
     /// A user-defined text (TXXX): read for the ReplayGain ones.
     case userText
+    /// A chapter (CHAP, ID3v2 chapter addendum): its start and title.
+    case chapter
 
     init?(id: String) {
         switch id {
@@ -112,6 +118,7 @@ private enum FrameKind {
         case "APIC": self = .picture
         case "PIC": self = .legacyPicture
         case "TXXX", "TXX": self = .userText
+        case "CHAP": self = .chapter
         default: return nil
         }
     }
@@ -120,6 +127,7 @@ private enum FrameKind {
         switch self {
         case .picture, .legacyPicture: TagLimits.maximumPictureBytes + 1024  // room for MIME and description
         case .unsyncedLyrics, .syncedLyrics: TagLimits.maximumLyricsBytes
+        case .chapter: 1 << 20  // room for a chapter's own picture, which is not kept
         default: TagLimits.maximumTextFrameBytes
         }
     }

@@ -7,6 +7,8 @@ public struct ProbeResult: Sendable {
     public var info: StreamInfo
     public var metadata: TrackMetadata
     public var lyrics: Lyrics?
+    /// The file's chapters, each a track of its own (`path/chapter001`); none for most files.
+    public var chapters: [Chapter]
     /// Non-fatal problems: a broken sidecar, damaged frames stepped over, a missing end.
     public var problems: [String]
 }
@@ -17,8 +19,9 @@ public enum MediaProbe {
         let damage = try checkPlayable(decoder)
         var problems = decoder.warnings.messages + damage
         let lyrics = LyricsLocator.lyrics(forAudioAt: path, metadata: decoder.metadata, problems: &problems)
+        let chapters = AudioFile.chapters(of: path, metadata: decoder.metadata, info: decoder.info)
         return ProbeResult(path: path, container: decoder.container, info: decoder.info,
-                           metadata: decoder.metadata, lyrics: lyrics, problems: problems)
+                           metadata: decoder.metadata, lyrics: lyrics, chapters: chapters, problems: problems)
     }
 
     /// Throws only when the player could not play the file at all: no audio decodes at

@@ -9,6 +9,10 @@ enum TagLimits {
     static let maximumLyricsBytes = LRCParser.maximumFileSize
     /// Title, artist, track number and the like.
     static let maximumTextFrameBytes = 64 * 1024
+    /// Chapters of one file (a book, a CUE sheet): a track each, named `chapter001`.
+    static let maximumChapters = 999
+    /// A CUE sheet, beside a file or in its tags.
+    static let maximumCueSheetBytes = 256 * 1024
     /// Frames walked in one ID3v2 tag; real tags hold tens.
     static let maximumFrames = 4096
     /// A tag unsynchronised as a whole must be read whole to be undone: above this it is skipped.

@@ -27,6 +27,13 @@ public struct TrackMetadata: Sendable, Equatable {
     public var lyrics: [EmbeddedLyrics] = []
     /// The loudness the tags state, for ReplayGain.
     public var replayGain = ReplayGainTags()
+    /// Where the file's chapters start (ID3 CHAP, a CUE sheet, MP4 chapters), at most
+    /// `TagLimits.maximumChapters`; `Chapter.ranges` makes tracks of them.
+    public var chapterMarks: [ChapterMark] = [] {
+        didSet { if chapterMarks.count > TagLimits.maximumChapters { chapterMarks.removeLast(chapterMarks.count - TagLimits.maximumChapters) } }
+    }
+    /// This track is a chapter of a longer file: which, and where in it.
+    public var chapter: ChapterPlace?
 
     public init() {}
 
@@ -52,6 +59,7 @@ public struct TrackMetadata: Sendable, Equatable {
         if pictures.isEmpty { pictures = other.pictures }
         if lyrics.isEmpty { lyrics = other.lyrics }
         if replayGain.isEmpty { replayGain = other.replayGain }
+        if chapterMarks.isEmpty { chapterMarks = other.chapterMarks }
     }
 
     /// Sets a number pair from text such as "3", "3/12" or " 03 / 12 ".

@@ -13,6 +13,10 @@ enum VorbisComments {
             }
             guard let value = rawValue.nonEmptyTrimmed else { continue }
             if m.replayGain.take(tag: name, value: value) { continue }
+            if name == "CUESHEET" {
+                if m.chapterMarks.isEmpty, value.utf8.count <= TagLimits.maximumCueSheetBytes { m.chapterMarks = CueSheet.marks(value) }
+                continue
+            }
             switch name {
             case "TITLE": m.title = m.title ?? value
             case "ARTIST": m.artist = m.artist ?? value

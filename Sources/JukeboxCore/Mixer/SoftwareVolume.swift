@@ -18,6 +18,7 @@ public enum VolumeCurve {
 enum GainRamp {
     /// Multiplies `frames` frames in place by a gain moving linearly from `from` to `to`
     /// across them. Used for volume changes (smooth, no zipper noise) and for fades.
+    /// ReplayGain can raise a quiet track above 1: samples past full scale are held at it.
     static func apply(_ data: UnsafeMutableRawPointer, frames: Int, format: OutputFormat, from: Double, to: Double) {
         guard frames > 0, !(from == 1 && to == 1) else { return }
         let channels = format.channels
@@ -29,7 +30,7 @@ enum GainRamp {
                 let g = from + step * Double(f)
                 for c in 0..<channels {
                     let i = f * channels + c
-                    p[i] = Int16(littleEndian: Int16((Double(Int16(littleEndian: p[i])) * g).rounded()))
+                    p[i] = Int16(littleEndian: Int16(clamping: Int((Double(Int16(littleEndian: p[i])) * g).rounded())))
                 }
             }
         case .s24:
@@ -39,7 +40,7 @@ enum GainRamp {
                 for c in 0..<channels {
                     let o = (f * channels + c) * 3
                     let raw = Int32(p[o]) | Int32(p[o + 1]) << 8 | Int32(Int8(bitPattern: p[o + 2])) << 16
-                    let v = Int32((Double(raw) * g).rounded())
+                    let v = Int32(min(max((Double(raw) * g).rounded(), -8_388_608), 8_388_607))
                     p[o] = UInt8(truncatingIfNeeded: v)
                     p[o + 1] = UInt8(truncatingIfNeeded: v >> 8)
                     p[o + 2] = UInt8(truncatingIfNeeded: v >> 16)
@@ -51,7 +52,7 @@ enum GainRamp {
                 let g = from + step * Double(f)
                 for c in 0..<channels {
                     let i = f * channels + c
-                    p[i] = Int32(littleEndian: Int32((Double(Int32(littleEndian: p[i])) * g).rounded()))
+                    p[i] = Int32(littleEndian: Int32(clamping: Int((Double(Int32(littleEndian: p[i])) * g).rounded())))
                 }
             }
         }

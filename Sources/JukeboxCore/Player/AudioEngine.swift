@@ -262,6 +262,8 @@ public final class AudioEngine: @unchecked Sendable {
             e.outputCommands.append(.speed)
         }
     }
+    /// Levels what is heard from now on, the audio already queued included.
+    public func setReplayGain(_ rule: ReplayGainRule) { post { $0.outputCommands.append(.replayGain(rule)) } }
     /// The kernel announced a sound device coming or going: the audio thread looks.
     public func devicesChanged() { post { $0.outputCommands.append(.devicesChanged) } }
 
@@ -334,6 +336,7 @@ enum OutputCommand {
     case volume(Int, postedAt: UInt64)
     /// The speed changed (`EngineState.speed`): what is queued was stretched to the old one.
     case speed
+    case replayGain(ReplayGainRule)
     case devicesChanged
     case reroute(OutputRoute, OutputLossPolicy)
 }

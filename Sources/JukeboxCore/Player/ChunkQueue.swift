@@ -17,6 +17,8 @@ final class PCMChunk {
     var consumed = 0
     /// Nothing follows: the queue ended.
     var endOfStream = false
+    /// The track's loudness tags, which the audio thread levels by the ReplayGain rule.
+    var loudness = ReplayGainTags()
     /// A live stream's new title, whose song starts with this chunk's first frame: told
     /// when that frame is heard.
     var title: String?

@@ -186,12 +186,13 @@ final class DecodeWorker: @unchecked Sendable {  // confined to the decode threa
         }
     }
 
-    /// Opens the next track now, so the change at the end is immediate.
+    /// Opens the next track now, so the change at the end is immediate (the next chapter
+    /// of the same file goes on with the current decoder).
     private func prepareNext(_ ref: TrackRef?) {
         guard let ref else { next = nil; return }
         if next?.ref == ref, next?.decoder != nil { return }
         do {
-            let decoder = try AudioFile.open(ref.location, interruption: interruption, network: engine.network)
+            let decoder = try AudioFile.open(ref.location, interruption: interruption, network: engine.network, following: current?.decoder)
             engine.onEvent(.trackOpened(token: ref.token, info: decoder.info, metadata: decoder.metadata))
             listenToStream(decoder, token: ref.token)
             next = (ref, decoder)
@@ -243,7 +244,7 @@ final class DecodeWorker: @unchecked Sendable {  // confined to the decode threa
             publishStream()
             if frames > 0, speed.isActive {
                 // Into the stretch: a chunk is filled once enough has come out of it.
-                speed.put(frames: frames, token: ref.token, from: startFrame)
+                speed.put(frames: frames, token: ref.token, from: startFrame, loudness: decoder.metadata.replayGain)
                 return
             }
             if frames > 0 {
@@ -254,6 +255,7 @@ final class DecodeWorker: @unchecked Sendable {  // confined to the decode threa
                 chunk.format = format
                 chunk.frames = frames
                 chunk.consumed = 0
+                chunk.loudness = decoder.metadata.replayGain
                 chunk.endOfStream = false
                 chunk.title = title
                 engine.queue.publish()

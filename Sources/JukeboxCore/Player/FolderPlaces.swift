@@ -1,10 +1,12 @@
 /// Folders that keep their own place, as audiobooks need: going back to one continues at
-/// the track and frame where it was left, even after other music played in between.
+/// the track and frame where it was left, even after other music played in between. In
+/// such a folder, a file of chapters (`book.m4b/chapter003`) is a book of its own and
+/// keeps its own place.
 ///
 /// Pure bookkeeping; the player asks it where to start and tells it what was left.
 public struct FolderPlaces: Sendable, Equatable {
     public struct Place: Sendable, Equatable, Codable {
-        /// The remembered folder, as configured and made absolute.
+        /// The remembered folder, as configured and made absolute, or a file of chapters in it.
         public var folder: String
         public var path: String
         public var frame: Int64
@@ -20,9 +22,12 @@ public struct FolderPlaces: Sendable, Equatable {
         self.folders = folders.map { $0.count > 1 && $0.hasSuffix("/") ? String($0.dropLast()) : $0 }
     }
 
-    /// The remembered folder holding `path` (the innermost one, when they nest).
+    /// The remembered folder holding `path` (the innermost one, when they nest), or the
+    /// file of chapters in it that `path` is a chapter of.
     public func folder(of path: String) -> String? {
-        folders.filter { path.hasPrefix($0 + "/") }.max { $0.count < $1.count }
+        guard let folder = folders.filter({ path.hasPrefix($0 + "/") }).max(by: { $0.count < $1.count }) else { return nil }
+        if let chapter = ChapterEntry(path), chapter.file.hasPrefix(folder + "/") { return chapter.file }
+        return folder
     }
 
     /// Where to start instead of the beginning of `target`: the place remembered in its
@@ -56,7 +61,7 @@ public struct FolderPlaces: Sendable, Equatable {
 
     /// Places saved before a restart, for folders still configured.
     public mutating func restore(_ saved: [Place]) {
-        for place in saved where folders.contains(place.folder) && folder(of: place.path) == place.folder {
+        for place in saved where folder(of: place.path) == place.folder {
             places[place.folder] = place
         }
     }

@@ -1,8 +1,11 @@
-/// Volume and fade-in, applied to PCM on its way to the device. At full volume with no
-/// fade the audio passes untouched (bit-exact); otherwise it is worked on in a scratch
-/// buffer kept between calls, so steady playback allocates nothing. Audio thread only.
+/// Volume, ReplayGain and fade-in, applied to PCM on its way to the device in one
+/// multiplication. At full volume with no ReplayGain and no fade the audio passes
+/// untouched (bit-exact); otherwise it is worked on in a scratch buffer kept between
+/// calls, so steady playback allocates nothing. Audio thread only.
 final class GainStage {
     private(set) var volume = 100
+    /// The playing track's ReplayGain factor (`ReplayGainRule.scale`).
+    private var replayGain = 1.0
     private var gain = 1.0
     private var fadeLength = 0
     private var fadeRemaining = 0
@@ -12,6 +15,9 @@ final class GainStage {
 
     /// A new volume (0–100); it ramps in over the next block, so there is no click.
     func setVolume(_ volume: Int) { self.volume = max(0, min(100, volume)) }
+
+    /// The level for the audio that follows, ramped in like a volume change.
+    func setReplayGain(_ scale: Double) { replayGain = scale }
 
     /// The next `frames` frames fade in from silence.
     func fadeIn(over frames: Int) {
@@ -24,7 +30,7 @@ final class GainStage {
     /// `source` with the gain applied: `source` itself when nothing changes it, else the
     /// scratch buffer, valid until the next call.
     func process(_ source: UnsafeRawBufferPointer, frames: Int, format: OutputFormat) -> UnsafeRawBufferPointer {
-        let target = VolumeCurve.amplitude(volume)
+        let target = VolumeCurve.amplitude(volume) * replayGain
         guard target != 1 || gain != 1 || fadeRemaining > 0 else { return source }
         let bytes = source.count
         if scratch.count < bytes {

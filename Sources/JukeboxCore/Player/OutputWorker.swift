@@ -20,6 +20,7 @@ final class OutputWorker: @unchecked Sendable {  // confined to the audio thread
     private var format: OutputFormat?
     private var position = PlaybackPosition()
     private let gain = GainStage()
+    private var replayGain = ReplayGainRule.off
     private lazy var software = SoftwareMixer(gain)
     /// The volume asked for (0–100); the mixer in use applies it.
     private var volume = 100
@@ -143,6 +144,8 @@ final class OutputWorker: @unchecked Sendable {  // confined to the audio thread
             mixer.apply(volume)
             // Reported as applied now: the ramp starts in the next period written.
             applied(.volume, postedAt, audibleAt: MonotonicClock.now())
+        case .replayGain(let rule):
+            replayGain = rule
         case .speed:
             // Decoded again from the frame heard, at the new speed (a request carries it).
             if state == .playing, let heard = interrupt() {
@@ -332,6 +335,7 @@ final class OutputWorker: @unchecked Sendable {  // confined to the audio thread
         // period, so commands still land within one), more when it is emptier.
         let frames = min(output.writableFrames(), chunk.frames - chunk.consumed)
         let source = UnsafeRawBufferPointer(start: chunk.bytes + chunk.consumed * fmt.bytesPerFrame, count: frames * fmt.bytesPerFrame)
+        gain.setReplayGain(replayGain.scale(for: chunk.loudness))
         let data = gain.process(source, frames: frames, format: fmt)
         do {
             try output.write(data)

@@ -16,6 +16,7 @@ public protocol PlaybackEngine: AnyObject, Sendable {
     func setVolume(_ volume: Int)
     /// Plays at `speed` times the tempo, pitch kept (1: as recorded).
     func setSpeed(_ speed: Double)
+    func setReplayGain(_ rule: ReplayGainRule)
     var snapshot: EngineSnapshot { get }
 }
 
@@ -48,6 +49,8 @@ public final class Player: Sendable {
         /// Resume when the audio device that went away (or was absent) is back, if it was playing.
         public var resumeOnReconnect = true
         public var mode = PlayMode.once
+        /// How loudness tags set each track's level.
+        public var replayGain = ReplayGainSettings()
         public var historyLimit = 100
         /// Absolute folders that keep their own place (audiobooks), and their speed.
         public var rememberFolders: [String] = []

@@ -31,6 +31,8 @@ public enum PlayerCommand: Sendable, Equatable {
     /// it is applied: a button pressed meanwhile keeps what it did to the others.
     case setOption(PlayOptions.Switch)
     case cycleMode
+    /// MPD's `replay_gain_mode`: until the config's mode is edited.
+    case setReplayGainMode(ReplayGainMode)
     /// Held fast-forward / rewind: skips repeatedly from begin to end.
     case fastForward(Phase)
     case rewind(Phase)
@@ -63,6 +65,7 @@ extension PlayerCommand: CustomStringConvertible {
         case .setMode(let m): return "mode \(m.rawValue)"
         case .setOption(let change): return change.label
         case .cycleMode: return "next mode"
+        case .setReplayGainMode(let mode): return "replay gain \(mode.rawValue)"
         case .fastForward(let phase): return "fast-forward \(phase == .begin ? "begin" : "end")"
         case .rewind(let phase): return "rewind \(phase == .begin ? "begin" : "end")"
         case .interruptionBegan: return "interruption began"

@@ -29,13 +29,29 @@ final class PlayerControl {
     var lastError: String? {
         didSet { if lastError != oldValue { outbox.changed(.error) } }
     }
+    /// The loudness settings in force; a client may change their mode (MPD's options).
+    var replayGain: ReplayGainSettings {
+        didSet {
+            guard replayGain != oldValue else { return }
+            if replayGain.mode != oldValue.mode { outbox.changed(.options) }
+            engine.setReplayGain(replayGain.rule(shuffling: shuffling))
+        }
+    }
+    /// The queue plays in a random order: `auto` then levels by track.
+    var shuffling: Bool {
+        didSet { if shuffling != oldValue { engine.setReplayGain(replayGain.rule(shuffling: shuffling)) } }
+    }
 
-    init(engine: PlaybackEngine, outbox: PlayerOutbox, timers: PlayerTimers, volume: Int, speed: Double) {
+    init(engine: PlaybackEngine, outbox: PlayerOutbox, timers: PlayerTimers, volume: Int,
+         replayGain: ReplayGainSettings, shuffling: Bool, speed: Double) {
         self.engine = engine
         self.outbox = outbox
         self.timers = timers
         self.volume = volume
+        self.replayGain = replayGain
+        self.shuffling = shuffling
         engine.setVolume(volume)
+        engine.setReplayGain(replayGain.rule(shuffling: shuffling))
         defaultSpeed = PlaybackSpeed.clamped(speed)
         setSpeed(defaultSpeed)
     }

@@ -17,10 +17,10 @@ final class PlayerMachine {
          reenter: @escaping @Sendable (@escaping (PlayerMachine) -> Void) -> Void) {
         self.settings = settings
         let timers = PlayerTimers(queue: timerQueue, reenter: reenter)
+        let queue = QueueEntries(order: PlayQueue(count: 0, mode: settings.mode, historyLimit: settings.historyLimit, generator: SystemRandom()))
         control = PlayerControl(engine: engine, outbox: outbox, timers: timers,
                                 volume: max(settings.minimumVolume, min(settings.maximumVolume, settings.startVolume)),
-                                speed: settings.speed)
-        let queue = QueueEntries(order: PlayQueue(count: 0, mode: settings.mode, historyLimit: settings.historyLimit, generator: SystemRandom()))
+                                replayGain: settings.replayGain, shuffling: queue.order.options.random, speed: settings.speed)
         playing = PlayingQueue(queue: queue, places: FolderPlaces(folders: settings.rememberFolders), control: control, outbox: outbox)
     }
 
@@ -37,7 +37,11 @@ final class PlayerMachine {
         if new.rememberFolders != settings.rememberFolders { playing.setFolders(new.rememberFolders) }
         // The configured mode applies when it is changed, not over options set since.
         let modeChanged = new.mode != settings.mode
+        // So does the ReplayGain mode; the admin's levels apply at once.
+        var replayGain = new.replayGain
+        if new.replayGain.mode == settings.replayGain.mode { replayGain.mode = control.replayGain.mode }
         settings = new
+        control.replayGain = replayGain
         control.setVolume(control.volume, within: volumeLimits)
         playing.defaultSpeedChanged(to: new.speed)
         playing.reorder { modeChanged && $0.setMode(new.mode) }
@@ -152,6 +156,8 @@ final class PlayerMachine {
             }
         case .cycleMode:
             handle(.setMode(playing.queue.order.mode.cycled))
+        case .setReplayGainMode(let mode):
+            control.replayGain.mode = mode
         case .fastForward(.begin): startScanning(+settings.scanStepSeconds)
         case .rewind(.begin): startScanning(-settings.scanStepSeconds)
         case .fastForward(.end), .rewind(.end): control.timers.stopScanning()
@@ -209,7 +215,7 @@ final class PlayerMachine {
     func makeMemory() -> PlaybackMemory { playing.memory(state: control.state, volume: control.volume) }
 
     func makeStatus(_ snapshot: EngineSnapshot? = nil) -> PlayerStatus {
-        PlayerStatus(state: control.state, volume: control.volume, speed: control.speed, queue: playing.queue, cursor: playing.cursor,
+        PlayerStatus(state: control.state, volume: control.volume, replayGainMode: control.replayGain.mode, speed: control.speed, queue: playing.queue, cursor: playing.cursor,
                      heardFrame: playing.heardFrame, engine: snapshot ?? control.snapshot,
                      lastError: control.lastError, lostOutput: control.lostOutput)
     }

@@ -39,6 +39,7 @@ public struct PlayerStatus: @unchecked Sendable, Equatable {
         public var buffering = false
         /// Repeat, random, single and consume.
         public var options = PlayOptions()
+        public var replayGainMode = ReplayGainMode.off
         public var volume = 100
         /// The playback speed, pitch kept (1: as recorded).
         public var speed = 1.0
@@ -95,8 +96,8 @@ public struct PlayerStatus: @unchecked Sendable, Equatable {
 extension PlayerStatus {
     /// The status the player's parts make together: its state and volume, the queue,
     /// the track heard (`cursor`, at `heardFrame`) and the engine's news.
-    init(state: PlayerState, volume: Int, speed: Double, queue: QueueEntries, cursor: GaplessCursor, heardFrame: Int64, engine snapshot: EngineSnapshot,
-         lastError: String?, lostOutput: OutputError?) {
+    init(state: PlayerState, volume: Int, replayGainMode: ReplayGainMode, speed: Double, queue: QueueEntries, cursor: GaplessCursor, heardFrame: Int64,
+         engine snapshot: EngineSnapshot, lastError: String?, lostOutput: OutputError?) {
         var s = Fields()
         s.state = state
         s.queueLength = queue.count
@@ -112,6 +113,7 @@ extension PlayerStatus {
         s.elapsed = cursor.seconds(at: heardFrame)
         s.duration = cursor.duration
         s.options = queue.order.options
+        s.replayGainMode = replayGainMode
         s.volume = volume
         s.speed = speed
         s.route = snapshot.route

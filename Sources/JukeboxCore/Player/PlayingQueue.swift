@@ -54,7 +54,10 @@ final class PlayingQueue {
 
     /// Changes the play order (`PlayQueue`'s rules); what follows is named again.
     func reorder(_ change: (inout PlayQueue<SystemRandom>) -> Bool) {
-        if change(&queue.order) { outbox.changed(.options) }
+        if change(&queue.order) {
+            outbox.changed(.options)
+            control.shuffling = queue.order.options.random
+        }
         scheduleNext()
     }
 
@@ -68,7 +71,10 @@ final class PlayingQueue {
     }
 
     func restore(_ memory: PlaybackMemory) {
-        if queue.order.setOptions(memory.options ?? PlayOptions(mode: memory.mode)) { outbox.changed(.options) }
+        if queue.order.setOptions(memory.options ?? PlayOptions(mode: memory.mode)) {
+            outbox.changed(.options)
+            control.shuffling = queue.order.options.random
+        }
         places.restore(memory.places)
         if memory.queueFingerprint == queue.fingerprint {
             queue.order.restore(memory.queue)

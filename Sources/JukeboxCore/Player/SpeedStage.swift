@@ -25,6 +25,8 @@ final class SpeedStage {
         var fedStart: Int64
         var frame: Int64
         var frames: Int64
+        /// The track's loudness tags, for the audio thread's ReplayGain.
+        var loudness: ReplayGainTags
     }
     private var spans: [Span] = []
     /// The stretch was flushed: what it still holds is the last of the audio put in.
@@ -69,13 +71,14 @@ final class SpeedStage {
         return UnsafeMutableRawBufferPointer(start: input.baseAddress, count: bytes)
     }
 
-    /// `frames` were decoded into the input buffer: track `token`'s audio from its `frame`.
-    func put(frames: Int, token: Int, from frame: Int64) {
+    /// `frames` were decoded into the input buffer: track `token`'s audio from its `frame`,
+    /// with its loudness tags.
+    func put(frames: Int, token: Int, from frame: Int64, loudness: ReplayGainTags) {
         guard let stretch else { return }
         if let last = spans.last, last.token == token {
             spans[spans.count - 1].frames += Int64(frames)
         } else {
-            spans.append(Span(token: token, fedStart: fed, frame: frame, frames: Int64(frames)))
+            spans.append(Span(token: token, fedStart: fed, frame: frame, frames: Int64(frames), loudness: loudness))
         }
         stretch.put(input.baseAddress!, frames: frames)
         fed += Int64(frames)
@@ -112,6 +115,7 @@ final class SpeedStage {
         chunk.token = span.token
         chunk.startFrame = span.frame + min(at - span.fedStart, span.frames)
         chunk.speed = speed
+        chunk.loudness = span.loudness
         chunk.format = stretch.format
         chunk.frames = got
         chunk.consumed = 0

@@ -16,8 +16,10 @@ public struct ProbeReport: Encodable, Sendable {
 
     enum Keys: String, CodingKey {
         case path, ok, error, format, sampleRate, channels, bitsPerSample, durationSeconds
-        case title, artist, album, trackNumber, hasCover, lyrics, warnings
+        case title, artist, album, trackNumber, hasCover, lyrics, chapters, warnings
     }
+
+    enum ChapterKeys: String, CodingKey { case entry, title, startSeconds, endSeconds }
 
     enum LyricsKeys: String, CodingKey { case source, synced, lineCount }
 
@@ -44,6 +46,17 @@ public struct ProbeReport: Encodable, Sendable {
             try l.encode(lyrics.lines.count, forKey: .lineCount)
         } else {
             try c.encodeNil(forKey: .lyrics)
+        }
+        var chapters = c.nestedUnkeyedContainer(forKey: .chapters)
+        if let probe {
+            let rate = Double(probe.info.sampleRate)
+            for (i, chapter) in probe.chapters.enumerated() {
+                var one = chapters.nestedContainer(keyedBy: ChapterKeys.self)
+                try one.encode(ChapterEntry(file: path, index: i).entry, forKey: .entry)
+                try one.encode(chapter.title, forKey: .title)
+                try one.encode((Double(chapter.startFrame) / rate * 1000).rounded() / 1000, forKey: .startSeconds)
+                try one.encode((Double(chapter.endFrame) / rate * 1000).rounded() / 1000, forKey: .endSeconds)
+            }
         }
         try c.encode(probe?.problems ?? [], forKey: .warnings)
     }

@@ -46,6 +46,15 @@ struct ID3Builder {
         }
     }
 
+    /// A CHAP frame (v2.3/v2.4): its id, start and end in ms, and a TIT2 of its own.
+    mutating func chapter(_ id: String, start: UInt32, end: UInt32, title: String) {
+        func be(_ n: UInt32) -> [UInt8] { [UInt8(n >> 24), UInt8((n >> 16) & 0xFF), UInt8((n >> 8) & 0xFF), UInt8(n & 0xFF)] }
+        let tit2 = [ID3Builder.TextEncoding.utf8.rawValue] + Self.encode(title, .utf8)
+        let sizeBytes = version == 4 ? Self.synchsafe(tit2.count) : be(UInt32(tit2.count))
+        let sub = Array("TIT2".utf8) + sizeBytes + [0, 0] + tit2
+        frames.append(("CHAP", Array(id.utf8) + [0] + be(start) + be(end) + be(.max) + be(.max) + sub))
+    }
+
     func build() -> [UInt8] {
         var body: [UInt8] = []
         for frame in frames {

@@ -67,6 +67,10 @@ public final class ScreenRenderer {
             c.title = metadata?.title ?? Self.fileTitle(path)
             c.artist = metadata?.artist ?? metadata?.albumArtist ?? ""
             c.album = metadata?.album ?? ""
+            // A chapter: its own title and progress above, the book's on the album's line.
+            if let chapter = metadata?.chapter, let rate = status?.info?.sampleRate {
+                c.album = chapter.caption(book: metadata?.album, elapsed: Int(input.elapsed(at: now)), sampleRate: rate)
+            }
         } else {
             c.title = status == nil ? "Jukebox" : "Nothing playing"
             c.artist = status == nil ? "starting" : ""
