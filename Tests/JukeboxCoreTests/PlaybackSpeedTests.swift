@@ -154,4 +154,27 @@ import Testing
         #expect(second >= 3.2 - 0.01 && second <= 3.2 + 0.15, "\(second) s")
         #expect(log.all.contains { if case .trackStarted(2) = $0 { true } else { false } })
     }
+
+    /// ReplayGain levels stretched audio by its own track's tags, as it does the rest.
+    @Test func replayGainLevelsTheStretchedAudio() throws {
+        let folder = try Fixtures.shared.scratchFolder("speed-replaygain")
+        let track = "\(folder)/tagged.flac"
+        try Tools.run("sox", ["-n", "-r", "44100", "-b", "16", "-c", "2", track, "synth", "3", "sine", "1000", "gain", "-6"])
+        try Tools.run("metaflac", ["--set-tag=REPLAYGAIN_TRACK_GAIN=-6 dB", track])
+        let output = RecordingOutput()
+        let log = EventLog()
+        let engine = AudioEngine(output: output) { log.append($0) }
+        engine.setSpeed(1.25)
+        engine.setReplayGain(ReplayGainRule(use: .track, preampDecibels: 0, missingPreampDecibels: 0, preventClipping: true))
+        try engine.start()
+        engine.play(TrackRef(token: 1, path: track))
+        #expect(log.wait(seconds: 60) { $0.isFinished })
+        engine.shutdown()
+        let samples = output.data(OutputFormat(sampleRate: 44_100, channels: 2, sampleFormat: .s16))
+            .withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
+        // -6 dB of a -6 dBFS sine: a peak near 8,200, not 16,400 (after the first
+        // block, over which the gain stage ramps to the track's level).
+        let peak = samples.dropFirst(2 * 8192).map { abs(Int($0)) }.max() ?? 0
+        #expect(peak > 7_000 && peak < 9_500, "peak \(peak)")
+    }
 }
