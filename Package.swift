@@ -25,6 +25,8 @@ let package = Package(
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         .systemLibrary(name: "CJPEG", pkgConfig: "libjpeg", providers: [.apt(["libjpeg62-turbo-dev"])]),
         .systemLibrary(name: "CDRM", pkgConfig: "libdrm", providers: [.apt(["libdrm-dev"])]),
+        // C++ only: Swift reaches it through CJukeboxStretch.
+        .systemLibrary(name: "CSoundTouch", pkgConfig: "soundtouch", providers: [.apt(["libsoundtouch-dev"])]),
         // Headers only: libcurl is loaded with dlopen on the first URL (CJukeboxShim/curl.c).
         .systemLibrary(name: "CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
 
@@ -36,6 +38,9 @@ let package = Package(
             linkerSettings: [.unsafeFlags(["-Xlinker", "--export-dynamic-symbol=_gnutls_global_init_skip"])]
         ),
 
+        // SoundTouch's time stretch (playback speed, pitch kept) behind a C API.
+        .target(name: "CJukeboxStretch", dependencies: ["CSoundTouch"]),
+
         // `jukebox run`'s first act, before any library starts: hold the signals it handles.
         // The executable's alone (the tests link JukeboxCore, never this).
         .target(name: "CJukeboxStart"),
@@ -44,7 +49,7 @@ let package = Package(
         .target(
             name: "JukeboxCore",
             dependencies: [
-                "CAlsa", "CGpiod", "CFlac", "CMpg123", "CSystemd", "CFreeType", "CPNG", "CDRM", "CCurl", "CJukeboxShim",
+                "CAlsa", "CGpiod", "CFlac", "CMpg123", "CSystemd", "CFreeType", "CPNG", "CDRM", "CCurl", "CJukeboxShim", "CJukeboxStretch",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "TOMLKit", package: "TOMLKit"),
             ]

@@ -19,9 +19,13 @@ struct DecodeCommand: ParsableCommand {
     @Option(help: "Decode at most this many seconds.")
     var duration: Double?
 
+    @Option(help: "Stretch to this playback speed, pitch kept (0.5 to 2), as the player does.")
+    var speed: Double?
+
     func validate() throws {
         if let start, start < 0 || !start.isFinite { throw ValidationError("--start must be 0 or more seconds") }
         if let duration, duration < 0 || !duration.isFinite { throw ValidationError("--duration must be 0 or more seconds") }
+        if let speed, !PlaybackSpeed.range.contains(speed) { throw ValidationError("--speed must be from 0.5 to 2") }
     }
 
     func run() throws {
@@ -42,13 +46,35 @@ struct DecodeCommand: ParsableCommand {
         let chunkFrames = 16_384
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkFrames * info.bytesPerFrame, alignment: 16)
         defer { buffer.deallocate() }
+        var stretch: TimeStretch?
+        if let speed, speed != 1 {
+            stretch = TimeStretch(format: OutputFormat(info), tempo: speed, blockFrames: chunkFrames)
+            if stretch == nil { throw ValidationError("--speed: \(info.channels) channels cannot be stretched") }
+        }
+        let stretched = UnsafeMutableRawBufferPointer.allocate(byteCount: stretch == nil ? 0 : chunkFrames * info.bytesPerFrame, alignment: 16)
+        defer { stretched.deallocate() }
+        /// Writes what the stretch has ready.
+        func writeStretched() throws {
+            guard let stretch, let base = stretched.baseAddress else { return }
+            while stretch.ready > 0 {
+                let frames = stretch.receive(into: base, frames: chunkFrames)
+                try writer.write(UnsafeRawBufferPointer(start: base, count: frames * info.bytesPerFrame))
+            }
+        }
         while remaining > 0 {
             let want = Int(min(Int64(chunkFrames), remaining))
             let frames = try decoder.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<(want * info.bytesPerFrame)]))
             if frames == 0 { break }
-            try writer.write(UnsafeRawBufferPointer(rebasing: buffer[0..<(frames * info.bytesPerFrame)]))
+            if let stretch {
+                stretch.put(buffer.baseAddress!, frames: frames)
+                try writeStretched()
+            } else {
+                try writer.write(UnsafeRawBufferPointer(rebasing: buffer[0..<(frames * info.bytesPerFrame)]))
+            }
             remaining -= Int64(frames)
         }
+        stretch?.flush()
+        try writeStretched()
         try writer.finish()
         for warning in decoder.warnings.messages { StandardError.print("jukebox: \(file): warning: \(warning)") }
         if decoder.warnings.dropped > 0 { StandardError.print("jukebox: \(file): \(decoder.warnings.dropped) more warnings") }

@@ -170,7 +170,7 @@ import Testing
         first.perform(.playPosition(1))
         hear(first, firstEngine, at: 10)
         let saved = first.memory
-        #expect(saved.places == [FolderPlaces.Place(folder: "/music/Books", path: "/music/Books/3.mp3", frame: 12_000)])
+        #expect(saved.places == [FolderPlaces.Place(folder: "/music/Books", path: "/music/Books/3.mp3", frame: 12_000, speed: 1)])
 
         let (player, engine) = player()
         player.restore(saved, play: true)

@@ -10,6 +10,7 @@ final class FakeEngine: PlaybackEngine, @unchecked Sendable {
         case pause, resume, stop
         case seek(Int64)
         case volume(Int)
+        case speed(Double)
     }
     private let lock = NSLock()
     private var _calls: [Call] = []
@@ -36,6 +37,7 @@ final class FakeEngine: PlaybackEngine, @unchecked Sendable {
     func stop() { record(.stop) }
     func seek(toFrame frame: Int64) { record(.seek(frame)) }
     func setVolume(_ volume: Int) { record(.volume(volume)) }
+    func setSpeed(_ speed: Double) { record(.speed(speed)) }
     /// Kept apart from `calls`: the rule is told at start and whenever it changes.
     private var _replayGain: [ReplayGainRule] = []
     var replayGainRules: [ReplayGainRule] { lock.withLock { _replayGain } }

@@ -75,7 +75,7 @@ public enum ConfigLoader {
                 try allow(t, s, ["autoplay", "resume", "mode", "start_volume", "min_volume", "max_volume", "volume_step",
                                  "previous_restart_seconds", "skip_seconds", "scan_step_seconds", "scan_interval_ms",
                                  "resume_after_interruption", "history_size",
-                                 "replay_gain", "replay_gain_preamp", "replay_gain_missing_preamp", "replay_gain_limit"])
+                                 "replay_gain", "replay_gain_preamp", "replay_gain_missing_preamp", "replay_gain_limit", "speed"])
                 var p = c.playback.player
                 c.playback.autoplay = try bool(t, s, "autoplay") ?? c.playback.autoplay
                 c.playback.resume = try choice(t, s, "resume") ?? c.playback.resume
@@ -95,6 +95,12 @@ public enum ConfigLoader {
                 p.scanIntervalMilliseconds = try int(t, s, "scan_interval_ms", 50...5000) ?? p.scanIntervalMilliseconds
                 p.resumeAfterInterruption = try bool(t, s, "resume_after_interruption") ?? p.resumeAfterInterruption
                 p.historyLimit = try int(t, s, "history_size", 1...10_000) ?? p.historyLimit
+                if let speed = try double(t, s, "speed", PlaybackSpeed.range) {
+                    guard PlaybackSpeed.clamped(speed) == speed else {
+                        throw error(s, "speed", "speed is \(speed); it goes in steps of 0.05, such as \(PlaybackSpeed.text(speed))")
+                    }
+                    p.speed = speed
+                }
                 if p.minimumVolume > p.maximumVolume {
                     throw error(s, "min_volume", "min_volume (\(p.minimumVolume)) is above max_volume (\(p.maximumVolume))")
                 }

@@ -58,6 +58,15 @@ extension ControlSession {
             s.player.perform { status in .setVolume(status.volume + delta) }
             return ""
         },
+        // Not MPD's: the playback speed, pitch kept (audiobooks). `speed` alone says it.
+        .init("speed", .change, 0...1) { s, request in
+            guard let arg = request.arguments.first else { return "speed: \(PlaybackSpeed.text(s.player.status.speed))\n" }
+            guard let speed = Double(arg), PlaybackSpeed.range.contains(speed) else {
+                throw MPDProtocol.Ack(code: .argument, message: "Speed from 0.5 to 2 expected: \(arg.prefix(64))")
+            }
+            s.player.perform(.setSpeed(speed))
+            return ""
+        },
         // Each switch set on its own, under the player's lock.
         .init("single", .change, 1...1) { s, request in
             let arg = request.arguments[0]

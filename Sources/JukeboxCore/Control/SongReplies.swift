@@ -30,6 +30,7 @@ extension ControlSession {
         if let updating { out += "updating_db: \(updating)\n" }
         // Not MPD's: where the audio goes (clients skip keys they do not know).
         out += "output: \(MPDProtocol.value(s.route.description))\nmixer: \(MPDProtocol.value(s.mixer))\n"
+        if s.speed != 1 { out += "speed: \(PlaybackSpeed.text(s.speed))\n" }
         if let error = s.lastError { out += "error: \(MPDProtocol.value(error))\n" }
         return out
     }

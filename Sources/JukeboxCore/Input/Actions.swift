@@ -10,6 +10,8 @@ public enum ButtonAction {
         ("mode-once", "play mode once"), ("mode-repeat-all", "play mode repeat-all"),
         ("mode-repeat-one", "play mode repeat-one"), ("mode-shuffle", "play mode shuffle"),
         ("first-track", "the first track of the queue"),
+        ("speed-up", "play 0.05x faster, pitch kept"), ("speed-down", "play 0.05x slower, pitch kept"),
+        ("speed-reset", "play at normal speed"),
     ]
     /// Names for `hold`: they run from the long-press threshold until release.
     public static let holdNames = ["fast-forward", "rewind"]
@@ -33,6 +35,9 @@ public enum ButtonAction {
         case "mode-repeat-one": return .setMode(.repeatOne)
         case "mode-shuffle": return .setMode(.shuffle)
         case "first-track": return .playPosition(0)
+        case "speed-up": return .speedStep(1)
+        case "speed-down": return .speedStep(-1)
+        case "speed-reset": return .setSpeed(1)
         default:
             guard name.hasPrefix("skip"), name.count > 5, let seconds = Double(name.dropFirst(4)),
                   seconds != 0, abs(seconds) <= 3600 else { return nil }
@@ -66,15 +71,18 @@ public enum StepAction: Sendable, Equatable {
     /// Seek by this many seconds per detent.
     case seek(seconds: Double)
     case track
+    /// Playback speed, 0.05x per detent.
+    case speed
     case none
 
-    public static let names = ["volume", "seek", "track", "none"]
+    public static let names = ["volume", "seek", "track", "speed", "none"]
 
     public init?(name: String, seekSeconds: Double) {
         switch name {
         case "volume": self = .volume
         case "seek": self = .seek(seconds: seekSeconds)
         case "track": self = .track
+        case "speed": self = .speed
         case "none": self = .none
         default: return nil
         }
@@ -87,6 +95,7 @@ public enum StepAction: Sendable, Equatable {
         case .volume: return [.volumeStep(steps)]
         case .seek(let seconds): return [.skip(seconds: Double(steps) * seconds)]
         case .track: return Array(repeating: steps > 0 ? .next : .previous, count: abs(steps))
+        case .speed: return [.speedStep(steps)]
         case .none: return []
         }
     }

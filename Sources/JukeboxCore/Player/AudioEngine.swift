@@ -254,6 +254,14 @@ public final class AudioEngine: @unchecked Sendable {
     public func stop() { let t = MonotonicClock.now(); post { $0.outputCommands.append(.stop(postedAt: t)) } }
     public func seek(toFrame frame: Int64) { let t = MonotonicClock.now(); post { $0.outputCommands.append(.seek(frame, postedAt: t)) } }
     public func setVolume(_ volume: Int) { let t = MonotonicClock.now(); post { $0.outputCommands.append(.volume(volume, postedAt: t)) } }
+    /// Plays at `speed` times the tempo, pitch kept (1: as recorded). The audio already
+    /// decoded is decoded again from the frame heard, so it takes effect within a fade.
+    public func setSpeed(_ speed: Double) {
+        post { e in
+            e.speed = speed
+            e.outputCommands.append(.speed)
+        }
+    }
     /// Levels what is heard from now on, the audio already queued included.
     public func setReplayGain(_ rule: ReplayGainRule) { post { $0.outputCommands.append(.replayGain(rule)) } }
     /// The kernel announced a sound device coming or going: the audio thread looks.
@@ -303,6 +311,8 @@ struct EngineState {
     /// The volume a card's control was moved to elsewhere, for the audio thread to keep
     /// (it sets the control at it again after a device setup) without being woken.
     var outsideVolume: Int?
+    /// The playback speed the decode thread stretches to, read with each request.
+    var speed = 1.0
 }
 
 struct DecodeRequest {
@@ -324,6 +334,8 @@ enum OutputCommand {
     case stop(postedAt: UInt64)
     case seek(Int64, postedAt: UInt64)
     case volume(Int, postedAt: UInt64)
+    /// The speed changed (`EngineState.speed`): what is queued was stretched to the old one.
+    case speed
     case replayGain(ReplayGainRule)
     case devicesChanged
     case reroute(OutputRoute, OutputLossPolicy)

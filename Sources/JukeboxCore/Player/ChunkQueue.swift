@@ -22,6 +22,8 @@ final class PCMChunk {
     /// A live stream's new title, whose song starts with this chunk's first frame: told
     /// when that frame is heard.
     var title: String?
+    /// Track frames per frame here: 1, or the playback speed its audio was stretched to.
+    var speed = 1.0
     private(set) var bytes: UnsafeMutableRawPointer
     private(set) var capacity: Int
 

@@ -26,8 +26,15 @@ final class DecodeWorker: @unchecked Sendable {  // confined to the decode threa
     /// The longest wait for the player's word at a track's end: it comes in well under a
     /// millisecond, and a player that never answers costs no more than this.
     static let nextWordNanoseconds: UInt64 = 500_000_000
+    /// The playback speed's stretch, between the decoder and the queue (when not 1).
+    private let speed: SpeedStage
+    /// The speed asked for, as read with the last request.
+    private var requestedSpeed = 1.0
 
-    init(engine: AudioEngine) { self.engine = engine }
+    init(engine: AudioEngine) {
+        self.engine = engine
+        speed = SpeedStage(blockFrames: engine.settings.chunkFrames)
+    }
 
     /// Handed to every decoder: a stop, seek, load or shutdown posted while a decoder works
     /// through a hostile file ends that work at its next bounded step.
@@ -59,6 +66,7 @@ final class DecodeWorker: @unchecked Sendable {  // confined to the decode threa
                 }
                 request = s.decodeRequest
                 s.decodeRequest = nil
+                if request != nil { requestedSpeed = s.speed }
                 if s.nextTrackChanged {
                     nextChanged = .some(s.nextTrack)
                     s.nextTrackChanged = false
@@ -82,6 +90,7 @@ final class DecodeWorker: @unchecked Sendable {  // confined to the decode threa
         reportedWarnings = 0
         awaitingNext = false
         waitingForNextUntil = nil
+        speed.restart(speed: requestedSpeed)
         switch request.kind {
         case .load(let ref, let frame):
             previous = nil
@@ -199,15 +208,31 @@ final class DecodeWorker: @unchecked Sendable {  // confined to the decode threa
 
     private func decodeOneChunk() {
         guard let (ref, decoder) = current, let chunk = engine.queue.slotToFill() else { return }
+        if speed.isActive, speed.fill(chunk, frames: engine.settings.chunkFrames) {
+            chunk.generation = generation
+            engine.queue.publish()
+            return
+        }
         if !currentEnded {
             let format = OutputFormat(decoder.info)
-            chunk.reserve(engine.settings.chunkFrames * format.bytesPerFrame)
             let startFrame = decoder.position
             // A title the reader has passed names the audio decoded from here on.
             let title = decoder.source.network?.titleReached()
+            let target: UnsafeMutableRawBufferPointer
+            if speed.isActive, let input = speed.inputBuffer(for: format) {
+                target = input
+            } else {
+                if speed.isActive {
+                    // SoundTouch refuses the format: this audio plays at its own speed.
+                    engine.onEvent(.decoderNote(path: decoder.path, note: "playback speed unavailable for \(format.channels) channels"))
+                    speed.restart(speed: 1)
+                }
+                chunk.reserve(engine.settings.chunkFrames * format.bytesPerFrame)
+                target = UnsafeMutableRawBufferPointer(start: chunk.bytes, count: engine.settings.chunkFrames * format.bytesPerFrame)
+            }
             let frames: Int
             do {
-                frames = try decoder.read(into: UnsafeMutableRawBufferPointer(start: chunk.bytes, count: engine.settings.chunkFrames * format.bytesPerFrame))
+                frames = try decoder.read(into: target)
             } catch is DecodeInterrupted {
                 // Nothing published: the pending request repositions or replaces this decoder.
                 return
@@ -217,7 +242,13 @@ final class DecodeWorker: @unchecked Sendable {  // confined to the decode threa
             }
             reportWarnings(decoder)
             publishStream()
+            if frames > 0, speed.isActive {
+                // Into the stretch: a chunk is filled once enough has come out of it.
+                speed.put(frames: frames, token: ref.token, from: startFrame, loudness: decoder.metadata.replayGain)
+                return
+            }
             if frames > 0 {
+                chunk.speed = 1
                 chunk.generation = generation
                 chunk.token = ref.token
                 chunk.startFrame = startFrame
@@ -234,6 +265,12 @@ final class DecodeWorker: @unchecked Sendable {  // confined to the decode threa
         }
         // The track ended: continue into the next one without a gap, or mark the end.
         if let upcoming = next, let nextDecoder = upcoming.decoder {
+            // The stretch lets out the end of this track before another format comes in
+            // (filled from above until it is empty); one format flows on unbroken.
+            if let held = speed.format, held != OutputFormat(nextDecoder.info) {
+                guard speed.finishing else { speed.finish(); return }
+                speed.restart(speed: speed.speed)
+            }
             previous = ref
             current = (upcoming.ref, nextDecoder)
             currentEnded = false
@@ -248,6 +285,10 @@ final class DecodeWorker: @unchecked Sendable {  // confined to the decode threa
             waitingForNextUntil = until
             if now < until { return }  // the slot stays unpublished; the loop waits for the word
         }
+        if speed.format != nil, !speed.finishing {
+            speed.finish()  // the queue's end: what the stretch holds goes out first
+            return
+        }
         awaitingNext = false
         waitingForNextUntil = nil
         chunk.generation = generation
@@ -256,6 +297,7 @@ final class DecodeWorker: @unchecked Sendable {  // confined to the decode threa
         chunk.consumed = 0
         chunk.endOfStream = true
         chunk.title = nil
+        chunk.speed = 1
         ended = true
         engine.queue.publish()
     }

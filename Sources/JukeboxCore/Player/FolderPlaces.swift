@@ -10,6 +10,8 @@ public struct FolderPlaces: Sendable, Equatable {
         public var folder: String
         public var path: String
         public var frame: Int64
+        /// The speed it was listened at (nil in a file from before speeds were kept).
+        public var speed: Double?
     }
 
     /// Absolute folders, without a trailing slash.
@@ -35,10 +37,19 @@ public struct FolderPlaces: Sendable, Equatable {
         return places[folder]
     }
 
-    /// Playback left `path` (or is saving) at `frame`.
-    public mutating func left(_ path: String, at frame: Int64) {
+    /// Playback left `path` (or is saving) at `frame`, playing at `speed`.
+    public mutating func left(_ path: String, at frame: Int64, speed: Double = 1) {
         guard let folder = folder(of: path) else { return }
-        places[folder] = Place(folder: folder, path: path, frame: max(0, frame))
+        places[folder] = Place(folder: folder, path: path, frame: max(0, frame), speed: speed)
+    }
+
+    /// The speed to play `path` at when playback comes to it from `current`: its folder's
+    /// own when it moves into one that keeps its place (`otherwise` until one was kept),
+    /// `otherwise` when it moves out of one; nil when it stays in or out of them.
+    public func speed(enteringAt path: String, from current: String?, otherwise: Double) -> Double? {
+        let folder = folder(of: path), left = current.flatMap(folder(of:))
+        guard folder != left else { return nil }
+        return folder.flatMap { places[$0]?.speed } ?? otherwise
     }
 
     /// The folder's last track ended by itself and playback went on elsewhere: the book is

@@ -146,6 +146,14 @@ final class OutputWorker: @unchecked Sendable {  // confined to the audio thread
             applied(.volume, postedAt, audibleAt: MonotonicClock.now())
         case .replayGain(let rule):
             replayGain = rule
+        case .speed:
+            // Decoded again from the frame heard, at the new speed (a request carries it).
+            if state == .playing, let heard = interrupt() {
+                reposition(to: heard)
+                gain.fadeIn(over: fadeFrames)
+            } else if state == .paused, let resting = position.resting {
+                reposition(to: resting)
+            }
         case .devicesChanged:
             devices.kernelAnnounced()
             // A device that went while nothing was written is noticed here, and let go
@@ -346,7 +354,8 @@ final class OutputWorker: @unchecked Sendable {  // confined to the audio thread
             applied(command, postedAt, audibleAt: MonotonicClock.now())
             awaitingAudio = nil
         }
-        position.wrote(frames, of: chunk.token, from: chunk.startFrame + Int64(chunk.consumed))
+        let from = chunk.speed == 1 ? Int64(chunk.consumed) : Int64((Double(chunk.consumed) * chunk.speed).rounded(.down))
+        position.wrote(frames, of: chunk.token, from: chunk.startFrame + from, speed: chunk.speed)
         if chunk.consumed == 0, let title = chunk.title {
             titles.append((TrackPosition(token: chunk.token, frame: chunk.startFrame), title))
         }

@@ -10,8 +10,9 @@ struct TrackPosition: Equatable {
 struct PlaybackPosition {
     /// Frames written since the device was last started afresh (configured or dropped).
     private(set) var written: Int64 = 0
-    /// Where each track's audio starts in `written`, oldest first.
-    private var segments: [(token: Int, written: Int64, frame: Int64)] = []
+    /// Where each track's audio starts in `written`, oldest first, and how many of its
+    /// frames each frame written stands for (the playback speed).
+    private var segments: [WrittenSegment] = []
     /// Where we are while nothing is written (paused, stopped, before the first chunk).
     private(set) var resting: TrackPosition?
     /// The track the listener was last told about.
@@ -33,9 +34,12 @@ struct PlaybackPosition {
         announcedToken = nil
     }
 
-    /// `frames` of `token`, starting at its frame `frame`, were written.
-    mutating func wrote(_ frames: Int, of token: Int, from frame: Int64) {
-        if segments.last?.token != token { segments.append((token, written, frame)) }
+    /// `frames` of `token`, starting at its frame `frame`, were written; at a `speed`
+    /// other than 1 each frame written stands for `speed` of the track's.
+    mutating func wrote(_ frames: Int, of token: Int, from frame: Int64, speed: Double = 1) {
+        if segments.last.map({ $0.token != token || $0.speed != speed }) ?? true {
+            segments.append(WrittenSegment(token: token, written: written, frame: frame, speed: speed))
+        }
         written += Int64(frames)
     }
 
@@ -77,7 +81,7 @@ struct PlaybackPosition {
     /// The position of the frame written at `mark`.
     func position(at mark: Int64) -> TrackPosition? {
         guard let segment = segments.last(where: { $0.written <= mark }) else { return resting }
-        return TrackPosition(token: segment.token, frame: segment.frame + mark - segment.written)
+        return TrackPosition(token: segment.token, frame: segment.frame + segment.tracked(mark - segment.written))
     }
 
     /// Whether the listener, at the last look, had reached `place`, a frame written
@@ -87,7 +91,7 @@ struct PlaybackPosition {
         guard let heard = lastLook?.mark else { return false }
         guard let first = segments.firstIndex(where: { $0.token == place.token }), segments[first].frame <= place.frame,
               let segment = segments[first...].last(where: { $0.token == place.token && $0.frame <= place.frame }) else { return true }
-        return segment.written + (place.frame - segment.frame) <= heard
+        return segment.written + Int64((Double(place.frame - segment.frame) / segment.speed).rounded(.up)) <= heard
     }
 
     /// The token heard now if it is newly heard (to be announced once), forgetting the
@@ -97,5 +101,20 @@ struct PlaybackPosition {
         announcedToken = position.token
         if let at = segments.firstIndex(where: { $0.token == position.token }), at > 0 { segments.removeFirst(at) }
         return position.token
+    }
+}
+
+/// A run of one track's audio in what was written.
+private struct WrittenSegment {
+    var token: Int
+    /// Where it starts in `written`, and the track frame there.
+    var written: Int64
+    var frame: Int64
+    /// Track frames per frame written (the playback speed).
+    var speed: Double
+
+    /// Track frames that `frames` written from its start stand for.
+    func tracked(_ frames: Int64) -> Int64 {
+        speed == 1 ? frames : Int64((Double(frames) * speed).rounded(.down))
     }
 }

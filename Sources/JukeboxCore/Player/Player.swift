@@ -14,6 +14,8 @@ public protocol PlaybackEngine: AnyObject, Sendable {
     func stop()
     func seek(toFrame frame: Int64)
     func setVolume(_ volume: Int)
+    /// Plays at `speed` times the tempo, pitch kept (1: as recorded).
+    func setSpeed(_ speed: Double)
     func setReplayGain(_ rule: ReplayGainRule)
     var snapshot: EngineSnapshot { get }
 }
@@ -50,8 +52,11 @@ public final class Player: Sendable {
         /// How loudness tags set each track's level.
         public var replayGain = ReplayGainSettings()
         public var historyLimit = 100
-        /// Absolute folders that keep their own place (audiobooks).
+        /// Absolute folders that keep their own place (audiobooks), and their speed.
         public var rememberFolders: [String] = []
+        /// The playback speed outside those folders, and in one first played
+        /// (`[playback] speed`).
+        public var speed = 1.0
         public init() {}
     }
 

@@ -22,6 +22,10 @@ public enum PlayerCommand: Sendable, Equatable {
     case setVolume(Int)
     /// Volume up (+1) or down (-1) by the configured step, or by several steps.
     case volumeStep(Int)
+    /// Playback speed, pitch kept: set (on the nearest 0.05 within 0.5–2), or moved by
+    /// steps of 0.05.
+    case setSpeed(Double)
+    case speedStep(Int)
     case setMode(PlayMode)
     /// One of repeat, random, single and consume on its own (MPD's commands), set where
     /// it is applied: a button pressed meanwhile keeps what it did to the others.
@@ -56,6 +60,8 @@ extension PlayerCommand: CustomStringConvertible {
         case .seekFraction(let f): return "seek to \(Int(f * 100))%"
         case .setVolume(let v): return "volume \(v)"
         case .volumeStep(let n): return "volume \(n >= 0 ? "+" : "")\(n) step\(abs(n) == 1 ? "" : "s")"
+        case .setSpeed(let s): return "speed \(PlaybackSpeed.text(s))"
+        case .speedStep(let n): return "speed \(n >= 0 ? "+" : "")\(n) step\(abs(n) == 1 ? "" : "s")"
         case .setMode(let m): return "mode \(m.rawValue)"
         case .setOption(let change): return change.label
         case .cycleMode: return "next mode"

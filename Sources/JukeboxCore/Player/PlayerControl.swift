@@ -20,6 +20,12 @@ final class PlayerControl {
     private(set) var volume: Int {
         didSet { if volume != oldValue { outbox.changed(.mixer) } }
     }
+    /// The playback speed (1: as recorded).
+    private(set) var speed = 1.0 {
+        didSet { if speed != oldValue { outbox.changed(.options) } }
+    }
+    /// The speed outside the folders that keep their own (`[playback] speed`).
+    var defaultSpeed = 1.0
     var lastError: String? {
         didSet { if lastError != oldValue { outbox.changed(.error) } }
     }
@@ -37,7 +43,7 @@ final class PlayerControl {
     }
 
     init(engine: PlaybackEngine, outbox: PlayerOutbox, timers: PlayerTimers, volume: Int,
-         replayGain: ReplayGainSettings, shuffling: Bool) {
+         replayGain: ReplayGainSettings, shuffling: Bool, speed: Double) {
         self.engine = engine
         self.outbox = outbox
         self.timers = timers
@@ -46,6 +52,8 @@ final class PlayerControl {
         self.shuffling = shuffling
         engine.setVolume(volume)
         engine.setReplayGain(replayGain.rule(shuffling: shuffling))
+        defaultSpeed = PlaybackSpeed.clamped(speed)
+        setSpeed(defaultSpeed)
     }
 
     /// Playing, or about to: what a pause or an interruption stops.
@@ -95,6 +103,14 @@ final class PlayerControl {
     func setVolume(_ requested: Int, within limits: ClosedRange<Int>) {
         volume = max(limits.lowerBound, min(limits.upperBound, requested))
         engine.setVolume(volume)
+    }
+
+    /// Plays at `requested` (on the nearest step within the range) from now on.
+    func setSpeed(_ requested: Double) {
+        let new = PlaybackSpeed.clamped(requested)
+        guard new != speed else { return }
+        speed = new
+        engine.setSpeed(new)
     }
 
     /// The control was moved elsewhere: that is the volume now, within the limits (a

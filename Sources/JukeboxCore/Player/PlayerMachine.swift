@@ -20,7 +20,7 @@ final class PlayerMachine {
         let queue = QueueEntries(order: PlayQueue(count: 0, mode: settings.mode, historyLimit: settings.historyLimit, generator: SystemRandom()))
         control = PlayerControl(engine: engine, outbox: outbox, timers: timers,
                                 volume: max(settings.minimumVolume, min(settings.maximumVolume, settings.startVolume)),
-                                replayGain: settings.replayGain, shuffling: queue.order.options.random)
+                                replayGain: settings.replayGain, shuffling: queue.order.options.random, speed: settings.speed)
         playing = PlayingQueue(queue: queue, places: FolderPlaces(folders: settings.rememberFolders), control: control, outbox: outbox)
     }
 
@@ -43,6 +43,7 @@ final class PlayerMachine {
         settings = new
         control.replayGain = replayGain
         control.setVolume(control.volume, within: volumeLimits)
+        playing.defaultSpeedChanged(to: new.speed)
         playing.reorder { modeChanged && $0.setMode(new.mode) }
         notify()
     }
@@ -140,6 +141,10 @@ final class PlayerMachine {
             control.setVolume(volume, within: volumeLimits)
         case .volumeStep(let steps):
             control.setVolume(control.volume + steps * settings.volumeStep, within: volumeLimits)
+        case .setSpeed(let speed):
+            control.setSpeed(speed)
+        case .speedStep(let steps):
+            control.setSpeed(PlaybackSpeed.stepped(control.speed, by: steps))
         case .setMode(let mode):
             settings.mode = mode
             playing.reorder { $0.setMode(mode) }
@@ -210,7 +215,7 @@ final class PlayerMachine {
     func makeMemory() -> PlaybackMemory { playing.memory(state: control.state, volume: control.volume) }
 
     func makeStatus(_ snapshot: EngineSnapshot? = nil) -> PlayerStatus {
-        PlayerStatus(state: control.state, volume: control.volume, replayGainMode: control.replayGain.mode, queue: playing.queue, cursor: playing.cursor,
+        PlayerStatus(state: control.state, volume: control.volume, replayGainMode: control.replayGain.mode, speed: control.speed, queue: playing.queue, cursor: playing.cursor,
                      heardFrame: playing.heardFrame, engine: snapshot ?? control.snapshot,
                      lastError: control.lastError, lostOutput: control.lostOutput)
     }

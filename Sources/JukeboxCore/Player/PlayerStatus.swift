@@ -41,6 +41,8 @@ public struct PlayerStatus: @unchecked Sendable, Equatable {
         public var options = PlayOptions()
         public var replayGainMode = ReplayGainMode.off
         public var volume = 100
+        /// The playback speed, pitch kept (1: as recorded).
+        public var speed = 1.0
         /// Where the audio goes: playing on a device, waiting for one, or lost.
         public var route = RouteState.idle
         /// Where volume is applied: "software", or the card's control and its range.
@@ -94,7 +96,7 @@ public struct PlayerStatus: @unchecked Sendable, Equatable {
 extension PlayerStatus {
     /// The status the player's parts make together: its state and volume, the queue,
     /// the track heard (`cursor`, at `heardFrame`) and the engine's news.
-    init(state: PlayerState, volume: Int, replayGainMode: ReplayGainMode, queue: QueueEntries, cursor: GaplessCursor, heardFrame: Int64,
+    init(state: PlayerState, volume: Int, replayGainMode: ReplayGainMode, speed: Double, queue: QueueEntries, cursor: GaplessCursor, heardFrame: Int64,
          engine snapshot: EngineSnapshot, lastError: String?, lostOutput: OutputError?) {
         var s = Fields()
         s.state = state
@@ -113,6 +115,7 @@ extension PlayerStatus {
         s.options = queue.order.options
         s.replayGainMode = replayGainMode
         s.volume = volume
+        s.speed = speed
         s.route = snapshot.route
         s.mixer = snapshot.mixer
         // The network's state is the decoded track's: shown while that is the one heard.

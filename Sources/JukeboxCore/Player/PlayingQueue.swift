@@ -116,7 +116,7 @@ final class PlayingQueue {
     func memory(state: PlayerState, volume: Int) -> PlaybackMemory {
         let path = currentPath
         let frame = heardFrame
-        if let path { places.left(path, at: frame) }
+        if let path { places.left(path, at: frame, speed: control.speed) }
         let resting: PlayerState = switch state {
         case .playing, .loading: .playing
         case .paused: .paused
@@ -144,13 +144,14 @@ final class PlayingQueue {
         guard position >= 0, position < queue.tracks.count else { return stopAtEnd() }
         var position = position, frame = frame
         let leaving = currentPath
-        if let leaving, !ended { places.left(leaving, at: heardFrame) }
+        if let leaving, !ended { places.left(leaving, at: heardFrame, speed: control.speed) }
         if !exactly, frame == 0, let place = places.place(enteringAt: queue.tracks[position], from: leaving),
            let remembered = queue.tracks.firstIndex(of: place.path) {
             if remembered != position { queue.order.retarget(to: remembered) }
             position = remembered
             frame = place.frame
         }
+        followFolderSpeed(into: queue.tracks[position], from: leaving)
         let token = cursor.start(at: position, frame: frame)
         outbox.changed(.track)
         // What follows goes with the start, in one step: told after it, it could come when
@@ -161,10 +162,24 @@ final class PlayingQueue {
         control.play(TrackRef(token: token, path: queue.tracks[position]), from: frame, paused: paused, next: following)
     }
 
+    /// A book plays at the speed it was listened at, and music outside the books at the
+    /// configured speed: moving into or out of a folder that keeps its place sets it.
+    private func followFolderSpeed(into path: String, from leaving: String?) {
+        if let speed = places.speed(enteringAt: path, from: leaving, otherwise: control.defaultSpeed) { control.setSpeed(speed) }
+    }
+
+    /// `[playback] speed` was changed: it applies now unless a book is playing at its own.
+    func defaultSpeedChanged(to speed: Double) {
+        let old = control.defaultSpeed
+        control.defaultSpeed = PlaybackSpeed.clamped(speed)
+        guard control.defaultSpeed != old, currentPath.flatMap(places.folder(of:)) == nil else { return }
+        control.setSpeed(control.defaultSpeed)
+    }
+
     /// The listener stops: the track is left where it is heard.
     func stop() {
         cursor.endedBeforeList = false
-        if let path = currentPath { places.left(path, at: heardFrame) }
+        if let path = currentPath { places.left(path, at: heardFrame, speed: control.speed) }
         stopAtEnd()
     }
 
@@ -265,6 +280,7 @@ final class PlayingQueue {
     /// went on to, where each track before it completed by itself.
     func started(_ token: Int) {
         guard token != cursor.current || control.state == .loading else { return }
+        let before = currentPath
         if token != cursor.current, let reached = cursor.heard(token) {
             outbox.changed(.track)
             let heardPath = queue.tracks[safe: reached[reached.count - 1].position]
@@ -277,6 +293,8 @@ final class PlayingQueue {
             for entry in finished { if let position = queue.ids.firstIndex(of: entry.id) { consume(position) } }
         }
         if control.state == .loading { control.state = .playing }
+        // A gapless change into or out of a book.
+        if let path = currentPath, let before, path != before { followFolderSpeed(into: path, from: before) }
         cursor.forgetOld()
     }
 

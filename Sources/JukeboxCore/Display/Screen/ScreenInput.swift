@@ -17,11 +17,11 @@ public struct ScreenInput: Sendable, Equatable {
 
     public init() {}
 
-    /// How far into the track at `now`.
+    /// How far into the track at `now` (the track's time runs at the playback speed).
     public func elapsed(at now: UInt64) -> Double {
         guard let status else { return 0 }
         var elapsed = status.elapsed
-        if status.state == .playing, now > statusAt { elapsed += Double(now - statusAt) / 1e9 }
+        if status.state == .playing, now > statusAt { elapsed += Double(now - statusAt) / 1e9 * status.speed }
         return status.duration > 0 ? min(elapsed, status.duration) : elapsed
     }
 }

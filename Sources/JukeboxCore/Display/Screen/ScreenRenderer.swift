@@ -85,7 +85,7 @@ public final class ScreenRenderer {
                 c.bar = min(layout.bar.width, layout.bar.width * seconds / max(1, Int(status.duration)))
             }
         }
-        if let status { c.state = stateText(status.state, status.options) }
+        if let status { c.state = stateText(status.state, status.options, speed: status.speed) }
         let playing = status?.state == .playing
         if playing, let status {
             // The next whole second: the clock and the bar move then.
@@ -201,7 +201,7 @@ public final class ScreenRenderer {
     // The fill's frames come several times a second and mostly change one number: the
     // texts that change once a second or less are kept rather than built for each frame.
     private var clocks: (seconds: Int, total: Int?, texts: (String, String))?
-    private var state: (state: PlayerState, options: PlayOptions, text: String)?
+    private var state: (state: PlayerState, options: PlayOptions, speed: Double, text: String)?
 
     private func clockTexts(_ seconds: Int, total: Int?) -> (String, String) {
         if let known = clocks, known.seconds == seconds, known.total == total { return known.texts }
@@ -210,8 +210,9 @@ public final class ScreenRenderer {
         return texts
     }
 
-    private func stateText(_ playerState: PlayerState, _ options: PlayOptions) -> String {
-        if let known = state, known.state == playerState, known.options == options { return known.text }
+    /// The play state and mode, and the speed while it is not 1 ("▶  repeat all  1.25×").
+    private func stateText(_ playerState: PlayerState, _ options: PlayOptions, speed: Double) -> String {
+        if let known = state, known.state == playerState, known.options == options, known.speed == speed { return known.text }
         let symbol = switch playerState {
         case .playing: "▶"
         case .paused: "❚❚"
@@ -219,8 +220,9 @@ public final class ScreenRenderer {
         case .loading: "…"
         case .error: "!"
         }
-        let text = "\(symbol)  \(options.label)"
-        state = (playerState, options, text)
+        var text = "\(symbol)  \(options.label)"
+        if speed != 1 { text += "  \(PlaybackSpeed.text(speed))×" }
+        state = (playerState, options, speed, text)
         return text
     }
 
