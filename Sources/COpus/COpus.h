@@ -1,0 +1,2 @@
+#include <opusfile.h>
+#include <opus_defines.h>
