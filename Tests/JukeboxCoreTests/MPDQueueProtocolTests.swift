@@ -124,6 +124,7 @@ import Testing
             return text
         }
         #expect(say(local, "decoders").hasPrefix("plugin: flac\nsuffix: flac\n"))
+        #expect(say(local, "decoders").contains("plugin: vorbis\nsuffix: ogg\n") && say(local, "decoders").contains("plugin: opus\nsuffix: opus\n"))
         #expect(say(local, "urlhandlers") == "handler: http://\nhandler: https://\nOK\n" && say(local, "notcommands") == "OK\n")
         #expect(say(local, "config") == "music_directory: /srv/music\nOK\n")
         #expect(say(remote, "config") == "ACK [4@0] {config} Command only permitted to local clients\n")

@@ -81,6 +81,8 @@ import Testing
         case .flac: try FLACDecoder(reader: source)
         case .mp3: try MP3Decoder(reader: source)
         case .wav: try WAVDecoder(reader: source)
+        case .ogg: try VorbisDecoder(reader: source)
+        case .opus: try OpusDecoder(reader: source)
         }
         return try decoder.readAll()
     }

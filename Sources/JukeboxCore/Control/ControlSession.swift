@@ -293,6 +293,8 @@ public final class ControlSession {
     static let decoders = "plugin: flac\nsuffix: flac\nmime_type: audio/flac\nmime_type: audio/x-flac\n"
         + "plugin: mpg123\nsuffix: mp3\nmime_type: audio/mpeg\n"
         + "plugin: wave\nsuffix: wav\nmime_type: audio/wav\nmime_type: audio/x-wav\n"
+        + "plugin: vorbis\nsuffix: ogg\nsuffix: oga\nmime_type: audio/ogg\nmime_type: audio/vorbis\nmime_type: application/ogg\n"
+        + "plugin: opus\nsuffix: opus\nsuffix: ogg\nsuffix: oga\nmime_type: audio/ogg\nmime_type: audio/opus\n"
 
     /// Compares every byte, whatever differs first, so the time taken tells nothing.
     static func same(_ a: String, _ b: String) -> Bool {

@@ -82,6 +82,8 @@ public enum AudioFile {
         // Counting an MP3's frames would wait for the whole download.
         case .mp3: try MP3Decoder(reader: reader, exactLength: !reader.isDownload)
         case .wav: try WAVDecoder(reader: reader)
+        case .ogg: try VorbisDecoder(reader: reader)
+        case .opus: try OpusDecoder(reader: reader)
         }
         decoder.interruption = interruption
         return decoder
@@ -127,6 +129,8 @@ public enum AudioFile {
         case .flac: try FLACDecoder(reader: reader)
         case .mp3: try MP3Decoder(reader: reader, exactLength: false)
         case .wav: try WAVDecoder(reader: reader)
+        case .ogg: try VorbisDecoder(reader: reader)
+        case .opus: try OpusDecoder(reader: reader)
         }
         return (decoder.metadata, decoder.info)
     }

@@ -20,6 +20,7 @@ enum FormatSniffer {
         for window in [4 << 10, 16 << 10, mpegSearchWindow] {
             probe = try file.read(at: audioStart, count: window)
             if probe.starts(with: Array("fLaC".utf8)) { return .flac }
+            if probe.starts(with: Array("OggS".utf8)) { return try oggCodec(probe, file.path) }
             if let other = knownOtherFormat(probe) {
                 throw MediaError.unsupported(file.path, "\(other) files are not supported")
             }
@@ -30,7 +31,7 @@ enum FormatSniffer {
             throw MediaError.truncated(file.path, "file ends inside its ID3v2 tag, no audio follows")
         }
         let shown = probe.prefix(8).map { byte in String(byte, radix: 16).leftPadded(to: 2) }.joined(separator: " ")
-        throw MediaError.unrecognised(file.path, "no FLAC, MP3 or WAV signature (first bytes: \(shown))")
+        throw MediaError.unrecognised(file.path, "no FLAC, MP3, WAV, Ogg Vorbis or Opus signature (first bytes: \(shown))")
     }
 
     /// Skips any number of stacked ID3v2 tags at the start of the file. A tag that claims
@@ -82,8 +83,18 @@ enum FormatSniffer {
         return nil
     }
 
+    /// Vorbis or Opus, by the first packet of the first Ogg page: the page header is 27
+    /// bytes and a table of segment lengths, then the codec's identification header.
+    private static func oggCodec(_ page: [UInt8], _ path: String) throws -> ContainerFormat {
+        let packet = page.count > 26 ? page.dropFirst(27 + Int(page[26])) : []
+        if packet.starts(with: [0x01] + Array("vorbis".utf8)) { return .ogg }
+        if packet.starts(with: Array("OpusHead".utf8)) { return .opus }
+        if packet.starts(with: [0x7F] + Array("FLAC".utf8)) { throw MediaError.unsupported(path, "FLAC in an Ogg container is not supported") }
+        if packet.starts(with: Array("Speex".utf8)) { throw MediaError.unsupported(path, "Speex files are not supported") }
+        throw MediaError.unrecognised(path, "an Ogg file whose first stream is neither Vorbis nor Opus")
+    }
+
     private static func knownOtherFormat(_ b: [UInt8]) -> String? {
-        if b.starts(with: Array("OggS".utf8)) { return "Ogg" }
         if b.count >= 8, Array(b[4..<8]) == Array("ftyp".utf8) { return "MP4/M4A" }
         if b.starts(with: Array("FORM".utf8)) { return "AIFF" }
         if b.starts(with: [0x30, 0x26, 0xB2, 0x75]) { return "WMA/ASF" }

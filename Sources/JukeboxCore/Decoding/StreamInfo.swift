@@ -71,4 +71,8 @@ public enum ContainerFormat: String, Sendable, Codable {
     case flac
     case mp3
     case wav
+    /// Ogg Vorbis.
+    case ogg
+    /// Ogg Opus.
+    case opus
 }
