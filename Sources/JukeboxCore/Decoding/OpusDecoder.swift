@@ -13,6 +13,8 @@ import COpus
 ///   can be compared with `opusdec --no-dither`.
 /// - 3 to 8 channels (mapping family 1, Vorbis order) are put in WAV order.
 /// - A chained file plays its links while they keep the first link's channel count.
+/// - A damaged or missing page is stepped over with a warning, and what it held replaced
+///   by silence (`OggGap`).
 final class OpusDecoder: AudioDecoder {
     var path: String { reader.source.path }
     var source: any MediaSource { reader.source }
@@ -30,6 +32,7 @@ final class OpusDecoder: AudioDecoder {
     private var file: OpaquePointer?
     private var ended = false
     private var link: Int32 = 0
+    private var gap = OggGap()
     /// Whether the channels are in Vorbis order (mapping family 1) and need reordering.
     private var reorder = false
     private static let maximumFailuresInARow = 64
@@ -95,6 +98,12 @@ final class OpusDecoder: AudioDecoder {
         var written = 0
         var failures = 0
         while written < capacity, !ended {
+            let silence = gap.fill(buffer, at: written * info.bytesPerFrame, room: (capacity - written) * info.bytesPerFrame,
+                                   frameBytes: info.bytesPerFrame)
+            if silence > 0 {
+                written += silence
+                continue
+            }
             if interruption?() == true { throw DecodeInterrupted() }
             var section: Int32 = -1
             let got = op_read(file, samples + written * channels, Int32(clamping: (capacity - written) * channels), &section)
@@ -116,6 +125,10 @@ final class OpusDecoder: AudioDecoder {
                     link = section
                 }
                 written += Int(got)
+                if reader.isSeekable {
+                    gap.check(expected: position + Int64(written), actual: op_pcm_tell(file),
+                              sampleRate: info.sampleRate, warnings: &warnings)
+                }
                 reader.noteAudio()
                 failures = 0
             } else if got == 0 {
@@ -147,6 +160,7 @@ final class OpusDecoder: AudioDecoder {
             position = target
             return
         }
+        gap = OggGap()
         let start = max(0, target - Self.seekPrimingFrames)
         reader.allow(OggByteReader.openBudget)
         let status = op_pcm_seek(file, start)

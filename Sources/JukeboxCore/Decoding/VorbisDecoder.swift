@@ -15,7 +15,8 @@ import CVorbis
 /// - A chained file (links one after another) plays its links while they keep the first
 ///   link's rate and channel count, and ends with a warning where one changes them.
 /// - A damaged or missing page (`OV_HOLE`) is stepped over with a warning: the audio goes
-///   on from the next good page.
+///   on from the next good page, after as much silence as the granule positions say was
+///   lost, so positions and the length stay true (`OggGap`).
 final class VorbisDecoder: AudioDecoder {
     var path: String { reader.source.path }
     var source: any MediaSource { reader.source }
@@ -36,6 +37,7 @@ final class VorbisDecoder: AudioDecoder {
     private var ended = false
     /// The link the last audio came from; a new one is checked for a change of format.
     private var link: Int32 = 0
+    private var gap = OggGap()
     /// Back-to-back reads that failed without audio: a file of nothing but damage ends.
     private static let maximumFailuresInARow = 64
 
@@ -89,6 +91,11 @@ final class VorbisDecoder: AudioDecoder {
         var written = 0
         var failures = 0
         while written < capacity, !ended {
+            let silence = gap.fill(buffer, at: written, room: capacity - written, frameBytes: frameBytes)
+            if silence > 0 {
+                written += silence * frameBytes
+                continue
+            }
             if interruption?() == true { throw DecodeInterrupted() }
             var section: Int32 = -1
             let got = ov_read(file, (buffer.baseAddress! + written).assumingMemoryBound(to: CChar.self),
@@ -111,6 +118,10 @@ final class VorbisDecoder: AudioDecoder {
                     link = section
                 }
                 written += got
+                if reader.isSeekable {
+                    gap.check(expected: position + Int64(written / frameBytes), actual: ov_pcm_tell(file),
+                              sampleRate: info.sampleRate, warnings: &warnings)
+                }
                 reader.noteAudio()
                 failures = 0
             } else if got == 0 {
@@ -150,6 +161,7 @@ final class VorbisDecoder: AudioDecoder {
             position = target
             return
         }
+        gap = OggGap()
         reader.allow(OggByteReader.openBudget)
         defer { reader.allow(OggByteReader.audioBudget) }
         let status = ov_pcm_seek(file, target)
