@@ -165,3 +165,43 @@ extension StreamInfo {
         return copy
     }
 }
+
+/// The player's own audio thread plays Ogg: what reaches the output is the reference
+/// decoders' audio, gapless across tracks, and Opus at 48 kHz.
+@Suite struct OggPlaybackTests {
+    @Test(arguments: ["opus", "ogg"])
+    func aGaplessAlbumPlaysThroughTheEngine(_ ext: String) throws {
+        let ogg = OggFixtures.shared
+        let output = RecordingOutput()
+        let log = EventLog()
+        let engine = AudioEngine(output: output) { log.append($0) }
+        try engine.start()
+        engine.play(TrackRef(token: 1, path: ogg.path("album0.\(ext)")), next: TrackRef(token: 2, path: ogg.path("album1.\(ext)")))
+        #expect(log.wait { $0.isFinished })
+        engine.shutdown()
+        let format = OutputFormat(sampleRate: 48_000, channels: 2, sampleFormat: .s16)
+        #expect(output.steps.first == .configure(format))
+        let expected = try ogg.reference("album0.\(ext)") + ogg.reference("album1.\(ext)")
+        #expect(isAudioThenSilence(output.data(format), expected, sampleRate: 48_000))
+        #expect(log.all.contains { if case .trackStarted(2) = $0 { true } else { false } })
+    }
+}
+
+/// A library scan takes Ogg Vorbis and Opus files in, with their tags and lengths.
+@Suite struct OggLibraryTests {
+    @Test func aScanListsOggAndOpusWithTheirTags() throws {
+        let ogg = OggFixtures.shared
+        let root = try ogg.fx.scratchFolder("ogg-library")
+        for name in ["stereo44.ogg", "stereo44.opus", "mono48.opus"] where !FileManager.default.fileExists(atPath: "\(root)/\(name)") {
+            try FileManager.default.copyItem(atPath: ogg.path(name), toPath: "\(root)/\(name)")
+        }
+        let scan = LibraryScanner.scan(musicDirectory: root, playlistsDirectory: nil)
+        #expect(scan.skipped.isEmpty, "\(scan.skipped)")
+        #expect(scan.tracks.count == 3)
+        for name in ["stereo44.ogg", "stereo44.opus"] {
+            let track = try #require(scan.tracks.first { $0.path.hasSuffix(name) })
+            #expect(track.tags.title == "Plucked" && track.tags.artist == "Test Band" && track.trackNumber == 3, "\(name)")
+            #expect(track.tags.seconds == 6.0, "\(name)")
+        }
+    }
+}
