@@ -122,7 +122,7 @@ import Testing
             let cover = try #require(metadata.cover, "\(name)")
             #expect(cover.type == EmbeddedPicture.frontCover)
             #expect(cover.mimeType == "image/png")
-            #expect(cover.data == (try ogg.fx.bytes("cover.png")))
+            expectSame(cover.data, try ogg.fx.bytes("cover.png"), name)
         }
         let gain = try AudioFile.open(ogg.path(name)).metadata.replayGain
         if name.hasSuffix(".ogg") {
@@ -203,5 +203,44 @@ extension StreamInfo {
             #expect(track.tags.title == "Plucked" && track.tags.artist == "Test Band" && track.trackNumber == 3, "\(name)")
             #expect(track.tags.seconds == 6.0, "\(name)")
         }
+    }
+}
+
+/// Chained Ogg files (one stream after another, as `cat` makes them): links that keep the
+/// first one's format play on, gapless; a link that changes it ends the track there.
+/// (Each link has its own serial number, as every encode picks a new one.)
+@Suite struct ChainedOggTests {
+    let ogg = OggFixtures.shared
+
+    func chain(_ names: [String], as name: String) throws -> String {
+        try ogg.fx.write(name, names.flatMap { try ogg.fx.bytes($0) })
+    }
+
+    @Test(arguments: [("stereo48.ogg", "album0.ogg"), ("stereo44.opus", "stereo48.opus")])
+    func linksOfOneFormatPlayOn(_ first: String, _ second: String) throws {
+        let path = try chain([first, second], as: "chained-\(first)-\(second)")
+        let decoder = try AudioFile.open(path)
+        let expected = try ogg.reference(first) + ogg.reference(second)
+        #expect(decoder.info.totalFrames * 4 == Int64(expected.count))
+        let decoded = Data(try decoder.readAll())
+        #expect(decoded.count == expected.count)
+        expectSame(decoded, expected)
+        #expect(decoder.warnings.isEmpty, "\(decoder.warnings.messages)")
+        // A seek into the second link lands where playing through does.
+        let frame = decoder.info.totalFrames - 30_000
+        try decoder.seek(toFrame: frame)
+        expectSame(try decoder.readAll(), expected.suffix(30_000 * 4))
+    }
+
+    @Test(arguments: [("stereo44.ogg", "mono48.ogg"), ("stereo44.opus", "mono48.opus")])
+    func aLinkThatChangesFormatEndsTheTrack(_ first: String, _ second: String) throws {
+        let path = try chain([first, second], as: "chained-\(first)-\(second)")
+        let decoder = try AudioFile.open(path)
+        let expected = try ogg.reference(first)
+        #expect(decoder.info.channels == 2)
+        #expect(decoder.info.totalFrames * 4 == Int64(expected.count))
+        expectSame(try decoder.readAll(), expected)
+        #expect(decoder.warnings.messages.contains { $0.contains("chained stream") }, "\(decoder.warnings.messages)")
+        #expect(try MediaProbe.probe(path).info.totalFrames == decoder.info.totalFrames)
     }
 }
