@@ -66,6 +66,10 @@ import Testing
         let waited = Waited()
         let player = Player(engine: FakeEngine())
         player.setTracks(["/music/a.flac"])
+        // The queued list is applied and told before the observer comes: a telling held
+        // up by the observer would hold up the play queued behind it, and the answer below
+        // waits for queued work.
+        _ = player.status
         let answered = DispatchSemaphore(value: 0)
         let observing = DispatchSemaphore(value: 0)
         let observed = DispatchSemaphore(value: 0)
