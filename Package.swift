@@ -31,11 +31,13 @@ let package = Package(
         .systemLibrary(name: "CSoundTouch", pkgConfig: "soundtouch", providers: [.apt(["libsoundtouch-dev"])]),
         // Headers only: libcurl is loaded with dlopen on the first URL (CJukeboxShim/curl.c).
         .systemLibrary(name: "CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        // Headers only: FFmpeg is loaded with dlopen on the first MP4 file (CJukeboxShim/ffmpeg.c).
+        .systemLibrary(name: "CFFmpeg", providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev"])]),
 
         // C that Swift cannot express: alsa-lib's variadic error handler, ioctl macros,
-        // libjpeg's and libpng's long-jumping errors, libcurl's variadic options.
+        // libjpeg's and libpng's long-jumping errors, libcurl's variadic options, FFmpeg loaded on first use.
         .target(
-            name: "CJukeboxShim", dependencies: ["CAlsa", "CJPEG", "CPNG", "CCurl"],
+            name: "CJukeboxShim", dependencies: ["CAlsa", "CJPEG", "CPNG", "CCurl", "CFFmpeg"],
             // GnuTLS, loaded with libcurl, looks this hook up in the program (curl.c says why).
             linkerSettings: [.unsafeFlags(["-Xlinker", "--export-dynamic-symbol=_gnutls_global_init_skip"])]
         ),
@@ -51,7 +53,7 @@ let package = Package(
         .target(
             name: "JukeboxCore",
             dependencies: [
-                "CAlsa", "CGpiod", "CFlac", "CMpg123", "CVorbis", "COpus", "CSystemd", "CFreeType", "CPNG", "CDRM", "CCurl", "CJukeboxShim", "CJukeboxStretch",
+                "CAlsa", "CGpiod", "CFlac", "CMpg123", "CVorbis", "COpus", "CSystemd", "CFreeType", "CPNG", "CDRM", "CCurl", "CFFmpeg", "CJukeboxShim", "CJukeboxStretch",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "TOMLKit", package: "TOMLKit"),
             ]

@@ -4,10 +4,11 @@
 JUKEBOX_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 
 # Headers and pkg-config files for the C libraries the binary links.
-BUILD_PACKAGES="pkg-config libasound2-dev libgpiod-dev libflac-dev libmpg123-dev libvorbis-dev libopusfile-dev libsystemd-dev libfreetype-dev libpng-dev libjpeg62-turbo-dev libdrm-dev libcurl4-openssl-dev libsoundtouch-dev"
+BUILD_PACKAGES="pkg-config libasound2-dev libgpiod-dev libflac-dev libmpg123-dev libvorbis-dev libopusfile-dev libsystemd-dev libfreetype-dev libpng-dev libjpeg62-turbo-dev libdrm-dev libcurl4-openssl-dev libsoundtouch-dev libavformat-dev libavcodec-dev libavutil-dev"
 # The fonts the screen draws with: Latin, Greek and Cyrillic, then Chinese, Japanese and Korean.
 FONT_PACKAGES="fonts-dejavu-core fonts-wqy-microhei"
-# The reference tools the tests compare against and make fixtures with, the MPD clients
+# The reference tools the tests compare against and make fixtures with (ffmpeg for the
+# MP4 ones: AAC and ALAC, chapters), the MPD clients
 # the control socket is tested with (mpc, python-mpd2 as Debian's python3-mpd, ncmpcpp
 # in a tmux pane), GNU time for the peak memory of a tool run, and nginx: the web
 # server that network playback is tested against (started on loopback by the tests), and

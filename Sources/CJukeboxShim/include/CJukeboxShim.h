@@ -111,4 +111,51 @@ CURLcode jukebox_curl_get_long(CURL *handle, CURLINFO info, long *value);
 CURLcode jukebox_curl_get_off(CURL *handle, CURLINFO info, curl_off_t *value);
 CURLcode jukebox_curl_get_string(CURL *handle, CURLINFO info, const char **value);
 
+// FFmpeg's libavformat, libavcodec and libavutil are loaded with dlopen on the first MP4
+// file (ffmpeg.c says why), so every call to them goes through here. Each returns what
+// FFmpeg returns; the structures themselves are read directly.
+#include <libavformat/avformat.h>
+#include <libavcodec/avcodec.h>
+
+/// Loads the three libraries, once for the process (any thread may call it, any number of
+/// times); 0, or -1 with the reason (the dynamic linker's words) in message.
+int jukebox_ffmpeg_load(char *message, size_t size);
+/// The largest block FFmpeg may allocate (av_max_alloc): a cover atom claiming 200 MB is
+/// then refused instead of read into memory.
+void jukebox_av_max_alloc(size_t max);
+AVFormatContext *jukebox_avformat_alloc_context(void);
+/// avformat_open_input on a context whose `pb` is already set, as the demuxer named
+/// `format` (e.g. "mov"): the sniffer has decided the format, FFmpeg does not guess again.
+int jukebox_avformat_open_input(AVFormatContext **context, const char *format, AVDictionary **options);
+int jukebox_avformat_find_stream_info(AVFormatContext *context);
+void jukebox_avformat_close_input(AVFormatContext **context);
+int jukebox_av_read_frame(AVFormatContext *context, AVPacket *packet);
+int jukebox_av_seek_frame(AVFormatContext *context, int stream, int64_t timestamp, int flags);
+/// A read-only AVIOContext over callbacks, with an av_malloc'd buffer of buffer_size.
+AVIOContext *jukebox_avio_alloc_context(int buffer_size, void *opaque,
+                                        int (*read)(void *, uint8_t *, int),
+                                        int64_t (*seek)(void *, int64_t, int));
+/// Frees the context and its (possibly reallocated) buffer.
+void jukebox_avio_context_free(AVIOContext **io);
+const AVCodec *jukebox_avcodec_find_decoder(enum AVCodecID id);
+AVCodecContext *jukebox_avcodec_alloc_context(const AVCodec *codec);
+int jukebox_avcodec_parameters_to_context(AVCodecContext *context, const AVCodecParameters *parameters);
+int jukebox_avcodec_open(AVCodecContext *context, const AVCodec *codec);
+void jukebox_avcodec_free_context(AVCodecContext **context);
+int jukebox_avcodec_send_packet(AVCodecContext *context, const AVPacket *packet);
+int jukebox_avcodec_receive_frame(AVCodecContext *context, AVFrame *frame);
+void jukebox_avcodec_flush_buffers(AVCodecContext *context);
+AVPacket *jukebox_av_packet_alloc(void);
+void jukebox_av_packet_free(AVPacket **packet);
+void jukebox_av_packet_unref(AVPacket *packet);
+AVFrame *jukebox_av_frame_alloc(void);
+void jukebox_av_frame_free(AVFrame **frame);
+int jukebox_av_strerror(int code, char *buffer, size_t size);
+/// A dictionary's value for `key` (exact, case-insensitive), or NULL.
+const char *jukebox_av_dict_value(const AVDictionary *dictionary, const char *key);
+/// Walks every entry: NULL first, then the previous entry; NULL at the end.
+const AVDictionaryEntry *jukebox_av_dict_next(const AVDictionary *dictionary, const AVDictionaryEntry *previous);
+int jukebox_av_dict_set(AVDictionary **dictionary, const char *key, const char *value);
+void jukebox_av_dict_free(AVDictionary **dictionary);
+
 #endif
