@@ -83,6 +83,7 @@ import Testing
         case .wav: try WAVDecoder(reader: source)
         case .ogg: try VorbisDecoder(reader: source)
         case .opus: try OpusDecoder(reader: source)
+        case .mp4: try MP4Decoder(reader: source)
         }
         return try decoder.readAll()
     }

@@ -84,6 +84,7 @@ public enum AudioFile {
         case .wav: try WAVDecoder(reader: reader)
         case .ogg: try VorbisDecoder(reader: reader)
         case .opus: try OpusDecoder(reader: reader)
+        case .mp4: try MP4Decoder(reader: reader)
         }
         decoder.interruption = interruption
         return decoder
@@ -131,6 +132,7 @@ public enum AudioFile {
         case .wav: try WAVDecoder(reader: reader)
         case .ogg: try VorbisDecoder(reader: reader)
         case .opus: try OpusDecoder(reader: reader)
+        case .mp4: try MP4Decoder(reader: reader)
         }
         return (decoder.metadata, decoder.info)
     }

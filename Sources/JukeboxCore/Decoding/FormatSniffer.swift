@@ -10,6 +10,7 @@ enum FormatSniffer {
         if head.count >= 12, head.starts(with: Array("RIFF".utf8)), Array(head[8..<12]) == Array("WAVE".utf8) {
             return .wav
         }
+        if head.count >= 8, Array(head[4..<8]) == Array("ftyp".utf8) { return .mp4 }
         if head.starts(with: Array("RF64".utf8)) {
             throw MediaError.unsupported(file.path, "RF64 WAV files are not supported")
         }
@@ -31,7 +32,7 @@ enum FormatSniffer {
             throw MediaError.truncated(file.path, "file ends inside its ID3v2 tag, no audio follows")
         }
         let shown = probe.prefix(8).map { byte in String(byte, radix: 16).leftPadded(to: 2) }.joined(separator: " ")
-        throw MediaError.unrecognised(file.path, "no FLAC, MP3, WAV, Ogg Vorbis or Opus signature (first bytes: \(shown))")
+        throw MediaError.unrecognised(file.path, "no FLAC, MP3, WAV, Ogg Vorbis, Opus or MP4 signature (first bytes: \(shown))")
     }
 
     /// Skips any number of stacked ID3v2 tags at the start of the file. A tag that claims
@@ -95,7 +96,6 @@ enum FormatSniffer {
     }
 
     private static func knownOtherFormat(_ b: [UInt8]) -> String? {
-        if b.count >= 8, Array(b[4..<8]) == Array("ftyp".utf8) { return "MP4/M4A" }
         if b.starts(with: Array("FORM".utf8)) { return "AIFF" }
         if b.starts(with: [0x30, 0x26, 0xB2, 0x75]) { return "WMA/ASF" }
         if b.starts(with: Array("MAC ".utf8)) { return "Monkey's Audio" }

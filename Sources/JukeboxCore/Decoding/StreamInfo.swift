@@ -75,4 +75,6 @@ public enum ContainerFormat: String, Sendable, Codable {
     case ogg
     /// Ogg Opus.
     case opus
+    /// MP4/M4A/M4B: AAC or ALAC, through FFmpeg.
+    case mp4
 }

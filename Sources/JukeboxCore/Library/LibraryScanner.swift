@@ -58,7 +58,7 @@ public struct LibraryScan: Sendable, Equatable {
 public enum LibraryScanner {
     static let playlistExtensions: Set<String> = ["m3u", "m3u8", "pls"]
     /// Names that promise audio: when such a file fails, say so.
-    static let audioExtensions: Set<String> = ["flac", "mp3", "wav", "ogg", "oga", "opus", "m4a", "aac", "aiff", "aif", "wma", "mp2"]
+    static let audioExtensions: Set<String> = ["flac", "mp3", "wav", "ogg", "oga", "opus", "m4a", "m4b", "mp4", "aac", "aiff", "aif", "wma", "mp2"]
 
     /// `onFirstTracks` receives the tracks found so far, once, after the first folder with
     /// music, so that playback can start before a large scan ends.

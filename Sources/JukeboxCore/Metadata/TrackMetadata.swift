@@ -90,6 +90,7 @@ public struct EmbeddedLyrics: Sendable, Equatable {
         case vorbisUnsyncedLyrics = "UNSYNCEDLYRICS"
         case id3USLT = "USLT"
         case id3SYLT = "SYLT"
+        case mp4Lyrics = "©lyr"
     }
 
     public var origin: Origin

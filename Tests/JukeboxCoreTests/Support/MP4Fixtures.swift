@@ -1,0 +1,129 @@
+import Foundation
+
+/// MP4 files made at test time with Debian's ffmpeg (its native `aac` encoder and its
+/// `alac`), from WAVs made with sox: AAC-LC and ALAC, mono and stereo, 44.1 and 48 kHz,
+/// a gapless album of three parts cut from one signal, and a chaptered audiobook.
+/// Made once per run, in the shared fixture folder.
+final class MP4Fixtures: Sendable {
+    static let shared: MP4Fixtures = {
+        do { return try MP4Fixtures() } catch { fatalError("cannot make MP4 fixtures: \(error)") }
+    }()
+
+    let fx = Fixtures.shared
+    /// The gapless album's parts: name, first sample and length in the 4 s signal.
+    static let albumParts = [("part1", 0, 70_001), ("part2", 70_001, 61_117), ("part3", 131_118, 45_282)]
+    static let chapterTitles = ["Opening", "The Road", "A Storm", "Home Again", "Epilogue"]
+    /// Where the audiobook's chapters start, in milliseconds (it lasts 10 s).
+    static let chapterStarts = [0, 1500, 4000, 6250, 9000]
+
+    func path(_ name: String) -> String { fx.path(name) }
+
+    private init() throws {
+        func sox(_ args: [String]) throws { try Tools.run("sox", args) }
+        func ffmpeg(_ args: [String]) throws { try Tools.run("ffmpeg", ["-v", "error", "-y"] + args) }
+        try sox(["-n", "-r", "48000", "-b", "16", "-c", "1", path("mono48.wav"), "synth", "3", "pluck", "A3", "gain", "-4"])
+        try sox(["-n", "-r", "48000", "-b", "24", "-c", "2", path("stereo48x24.wav"), "synth", "3", "pluck", "D3", "pluck", "F4", "gain", "-4"])
+        // music16.wav is Fixtures' 6 s stereo 44.1 kHz.
+        for (name, source) in [("aac44s", "music16.wav"), ("aac48m", "mono48.wav")] {
+            try ffmpeg(["-i", path(source), "-c:a", "aac", "-b:a", "128k",
+                        "-metadata", "title=Plucked", "-metadata", "artist=Test Band", "-metadata", "album_artist=Various",
+                        "-metadata", "album=Fixtures", "-metadata", "track=3/12", "-metadata", "disc=1/2",
+                        "-metadata", "date=2026", "-metadata", "genre=Test", "-metadata", "composer=Someone",
+                        path("\(name).m4a")])
+        }
+        for (name, source) in [("alac44s", "music16.wav"), ("alac48m", "mono48.wav"), ("alac48x24", "stereo48x24.wav")] {
+            try ffmpeg(["-i", path(source), "-c:a", "alac", path("\(name).m4a")])
+        }
+        // A cover, as iTunes keeps it (`covr`).
+        try ffmpeg(["-i", path("music16.wav"), "-i", path("cover.png"), "-map", "0", "-map", "1", "-c:a", "aac",
+                    "-c:v", "copy", "-disposition:v", "attached_pic", path("covered.m4a")])
+        // One signal, cut into three parts of lengths no AAC frame divides, each encoded alone.
+        try sox(["-n", "-r", "44100", "-b", "16", "-c", "2", path("album.wav"), "synth", "4",
+                 "sine", "300-900", "sine", "500-1200", "gain", "-6"])
+        for (name, start, count) in Self.albumParts {
+            try sox([path("album.wav"), path("\(name).wav"), "trim", "\(start)s", "\(count)s"])
+            try ffmpeg(["-i", path("\(name).wav"), "-c:a", "aac", "-b:a", "160k", path("\(name).m4a")])
+        }
+        // An audiobook with five chapters. ffmpeg's mov muxer writes both kinds at once, a
+        // QuickTime chapter track (a text track the audio's `tref/chap` points to) and
+        // Nero's `chpl` list; each kind alone is that file with the other's box renamed.
+        try sox(["-n", "-r", "44100", "-b", "16", "-c", "1", path("book.wav"), "synth", "10", "sine", "440", "gain", "-12"])
+        var meta = ";FFMETADATA1\ntitle=The Book\n"
+        for (i, title) in Self.chapterTitles.enumerated() {
+            let end = i + 1 < Self.chapterStarts.count ? Self.chapterStarts[i + 1] : 10_000
+            meta += "[CHAPTER]\nTIMEBASE=1/1000\nSTART=\(Self.chapterStarts[i])\nEND=\(end)\ntitle=\(title)\n"
+        }
+        try Data(meta.utf8).write(to: URL(fileURLWithPath: path("book.ffmeta")))
+        try ffmpeg(["-i", path("book.wav"), "-i", path("book.ffmeta"), "-map_metadata", "1", "-map_chapters", "1",
+                    "-c:a", "aac", "-b:a", "64k", path("book.m4b")])
+        // iTunes' way: no edit list, the priming and length in an `iTunSMPB` freeform atom;
+        // and the loudness tags of ReplayGain and iTunes, as freeform atoms too.
+        let part2Count = Self.albumParts[1].2
+        try ffmpeg(["-i", path("part2.wav"), "-c:a", "aac", "-b:a", "160k", "-use_editlist", "0", path("part2-plain.m4a")])
+        let hex = String(part2Count, radix: 16, uppercase: true)
+        let smpb = " 00000000 00000400 00000000 " + String(repeating: "0", count: 16 - hex.count) + hex + " 00000000"
+        _ = try fx.write("part2-itunes.m4a", Self.addingFreeform([("iTunSMPB", smpb)], to: try fx.bytes("part2-plain.m4a")))
+        _ = try fx.write("loudness.m4a", Self.addingFreeform([
+            ("replaygain_track_gain", "-6.50 dB"), ("replaygain_track_peak", "0.912"),
+            ("replaygain_album_gain", "-7.25 dB"), ("replaygain_album_peak", "0.988"),
+        ], to: try fx.bytes("aac44s.m4a")))
+        _ = try fx.write("itunnorm.m4a", Self.addingFreeform([
+            ("iTunNORM", " 000003E8 000003E8 00002710 00002710 00000000 00000000 00007FFF 00007FFF 00000000 00000000"),
+        ], to: try fx.bytes("aac44s.m4a")))
+        let book = try fx.bytes("book.m4b")
+        _ = try fx.write("book-quicktime.m4b", Self.renaming("chpl", to: "xhpl", in: book))
+        _ = try fx.write("book-nero.m4b", Self.renaming("chap", to: "xhap", in: book))
+    }
+
+    /// `----` atoms (mean com.apple.iTunes) added to the `ilst` of a file whose `moov` is
+    /// after its audio (ffmpeg's default), so no chunk offset moves; the boxes around grow.
+    static func addingFreeform(_ tags: [(String, String)], to file: [UInt8]) -> [UInt8] {
+        func box(_ type: String, _ body: [UInt8]) -> [UInt8] {
+            let size = UInt32(8 + body.count)
+            return [UInt8(size >> 24), UInt8(size >> 16 & 0xFF), UInt8(size >> 8 & 0xFF), UInt8(size & 0xFF)] + Array(type.utf8) + body
+        }
+        func size(_ at: Int, _ bytes: [UInt8]) -> Int { bytes[at..<(at + 4)].reduce(0) { $0 << 8 | Int($1) } }
+        func find(_ type: String, _ bytes: [UInt8], from: Int, to: Int) -> Int? {
+            var at = from
+            while at + 8 <= to {
+                if Array(bytes[(at + 4)..<(at + 8)]) == Array(type.utf8) { return at }
+                at += size(at, bytes)
+            }
+            return nil
+        }
+        var out = file
+        let moov = find("moov", out, from: 0, to: out.count)!
+        let udta = find("udta", out, from: moov + 8, to: moov + size(moov, out))!
+        let meta = find("meta", out, from: udta + 8, to: udta + size(udta, out))!
+        let ilst = find("ilst", out, from: meta + 12, to: meta + size(meta, out))!
+        var added: [UInt8] = []
+        for (name, value) in tags {
+            added += box("----", box("mean", [0, 0, 0, 0] + Array("com.apple.iTunes".utf8)) + box("name", [0, 0, 0, 0] + Array(name.utf8))
+                + box("data", [0, 0, 0, 1, 0, 0, 0, 0] + Array(value.utf8)))
+        }
+        out.insert(contentsOf: added, at: ilst + size(ilst, out))
+        for parent in [moov, udta, meta, ilst] {
+            let grown = UInt32(size(parent, out) + added.count)
+            out.replaceSubrange(parent..<(parent + 4), with: [UInt8(grown >> 24), UInt8(grown >> 16 & 0xFF), UInt8(grown >> 8 & 0xFF), UInt8(grown & 0xFF)])
+        }
+        return out
+    }
+
+    /// Every box type `name` in `bytes` renamed to `other` (the same length), so readers skip it.
+    static func renaming(_ name: String, to other: String, in bytes: [UInt8]) -> [UInt8] {
+        var out = bytes
+        let from = Array(name.utf8), to = Array(other.utf8)
+        for i in 0..<(out.count - 4) where Array(out[i..<(i + 4)]) == from { out.replaceSubrange(i..<(i + 4), with: to) }
+        return out
+    }
+
+    /// `ffmpeg -f s16le` of a file: the same libavcodec, its priming dropped, its padding kept.
+    func ffmpegReference(_ name: String, format: String = "s16le") throws -> Data {
+        try Tools.run("ffmpeg", ["-v", "error", "-i", path(name), "-f", format, "-"]).stdout
+    }
+
+    /// A WAV's samples as raw little-endian PCM (sox).
+    func wavData(_ name: String) throws -> Data {
+        try Tools.run("sox", [path(name), "-t", "raw", "-"]).stdout
+    }
+}
