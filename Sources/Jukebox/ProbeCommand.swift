@@ -4,7 +4,7 @@ import JukeboxCore
 struct ProbeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "probe",
-        abstract: "Show format, tags, cover and lyrics of audio files.",
+        abstract: "Show format, tags, cover, lyrics and chapters of audio files.",
         discussion: "Exits 0 when every file is readable, 1 otherwise. Every file is reported either way.")
 
     @Argument(help: "Audio files (recognised by content, not name), or a chapter of one (book.m4b/chapter002).")

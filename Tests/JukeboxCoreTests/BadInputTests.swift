@@ -189,3 +189,55 @@ import Testing
         #expect(error(try probe(id3Only)).contains("truncated"))
     }
 }
+
+/// Damaged MP4s: a clear message naming the file, or the part that decodes, never a hang.
+extension BadInputTests {
+    var mp4: MP4Fixtures { MP4Fixtures.shared }
+
+    /// FFmpeg writes the index (`moov`) after the audio: cut off, nothing can be found.
+    @Test func anMP4CutBeforeItsIndexIsRefusedByName() throws {
+        let whole = try mp4.fx.bytes("aac44s.m4a")
+        let cut = try fx.write("cut-moov.m4a", Array(whole.prefix(whole.count / 2)))
+        let run = try probe(cut)
+        #expect(run.probe["ok"] as? Bool == false)
+        #expect(error(run).contains("truncated") && error(run).contains("moov"), "\(error(run))")
+        let decoded = try decode(cut)
+        #expect(decoded.status == 1)
+        #expect(decoded.stderr.contains(cut), "\(decoded.stderr)")
+    }
+
+    /// With the index first (`+faststart`), a cut file plays up to the cut, and says so.
+    @Test func anIndexFirstMP4CutShortPlaysItsPart() throws {
+        let faststart = fx.path("faststart.m4a")
+        try Tools.run("ffmpeg", ["-v", "error", "-y", "-i", fx.path("music16.wav"), "-c:a", "aac", "-movflags", "+faststart", faststart])
+        let whole = try fx.bytes("faststart.m4a")
+        let cut = try fx.write("cut-faststart.m4a", Array(whole.prefix(whole.count / 2)))
+        let run = try probe(cut)
+        #expect(run.probe["ok"] as? Bool == true, "\(run.probe)")
+        let warnings = run.probe["warnings"] as? [String] ?? []
+        #expect(warnings.contains { $0.contains("truncated") }, "\(warnings)")
+        let decoded = try decode(cut)
+        #expect(decoded.status == 0)
+        #expect(decoded.bytes > 264_600 && decoded.bytes < 264_600 * 4)
+    }
+
+    @Test func anMP3NamedM4AIsAnMP3() throws {
+        let path = try fx.write("really-mp3.m4a", fx.bytes("music.mp3"))
+        let run = try probe(path)
+        #expect(run.probe["ok"] as? Bool == true)
+        #expect(run.probe["format"] as? String == "mp3")
+    }
+
+    /// Garbage over part of the audio: the damaged frames are skipped and the rest plays.
+    @Test func anMP4WithDamagedAudioPlaysOn() throws {
+        var bytes = try mp4.fx.bytes("aac44s.m4a")
+        var generator = SystemRandomNumberGenerator()
+        for i in 40_000..<48_000 { bytes[i] = UInt8.random(in: 0...255, using: &generator) }
+        let path = try fx.write("damaged.m4a", bytes)
+        let run = try probe(path)
+        #expect(run.probe["ok"] as? Bool == true, "\(run.probe)")
+        let decoded = try decode(path)
+        #expect(decoded.status == 0)
+        #expect(decoded.bytes > 264_600 * 2, "most of the audio plays")
+    }
+}

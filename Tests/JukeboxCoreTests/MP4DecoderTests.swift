@@ -154,11 +154,24 @@ import Testing
     @Test(arguments: ["book.m4b", "book-quicktime.m4b", "book-nero.m4b"])
     func chaptersAreListed(_ name: String) throws {
         let decoder = try #require(try AudioFile.open(mp4.path(name)) as? MP4Decoder)
-        let chapters = decoder.chapters
+        let chapters = AudioFile.chapters(of: mp4.path(name), metadata: decoder.metadata, info: decoder.info)
         #expect(chapters.map(\.title) == MP4Fixtures.chapterTitles)
         #expect(chapters.map(\.startFrame) == MP4Fixtures.chapterStarts.map { Int64($0) * 44100 / 1000 })
         #expect(chapters.last?.endFrame == decoder.info.totalFrames)
         #expect(decoder.metadata.title == "The Book")
+    }
+
+    /// `jukebox probe` lists them, with their times, as text and as JSON.
+    @Test func probeListsTheChapters() throws {
+        let text = try Tools.run(Tools.jukebox, ["probe", mp4.path("book.m4b")]).stdout
+        let lines = String(decoding: text, as: UTF8.self).split(separator: "\n").map(String.init)
+        #expect(lines.contains("  chapters 001  0:00.000  Opening"), "\(lines)")
+        #expect(lines.contains("           005  0:09.000  Epilogue"), "\(lines)")
+        let json = try Tools.run(Tools.jukebox, ["probe", "--json", mp4.path("book.m4b")]).stdout
+        let report = try #require((try JSONSerialization.jsonObject(with: json) as? [[String: Any]])?.first)
+        let chapters = try #require(report["chapters"] as? [[String: Any]])
+        #expect(chapters.compactMap { $0["title"] as? String } == MP4Fixtures.chapterTitles)
+        #expect(chapters.compactMap { $0["startSeconds"] as? Double } == MP4Fixtures.chapterStarts.map { Double($0) / 1000 })
     }
 
     // MARK: Signal comparison

@@ -26,8 +26,6 @@ final class MP4Decoder: AudioDecoder {
     let container = ContainerFormat.mp4
     private(set) var info = StreamInfo(sampleRate: 0, channels: 0, sampleFormat: .s16, totalFrames: 0)
     private(set) var metadata = TrackMetadata()
-    /// The chapters the file lists (Nero `chpl` or a QuickTime chapter track), in order.
-    private(set) var chapters: [Chapter] = []
     private(set) var position: Int64 = 0
     private(set) var warnings = DecodeWarnings()
 
@@ -98,7 +96,7 @@ final class MP4Decoder: AudioDecoder {
                               totalFrames: length.frames).validated(path)
         if codec.pointee.bit_rate > 0 { info.bitrate = Int(codec.pointee.bit_rate) }
         metadata = MP4Tags.metadata(format)
-        chapters = MP4Tags.chapters(format, sampleRate: rate, totalFrames: info.totalFrames)
+        metadata.chapterMarks = MP4Tags.chapterMarks(format)
     }
 
     // MARK: Reading

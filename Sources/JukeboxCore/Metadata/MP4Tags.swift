@@ -45,25 +45,18 @@ enum MP4Tags {
         return m
     }
 
-    /// The chapter list, in frames at `sampleRate`, each ending where the next starts.
-    static func chapters(_ format: UnsafeMutablePointer<AVFormatContext>, sampleRate: Int, totalFrames: Int64) -> [Chapter] {
-        var list: [Chapter] = []
-        for i in 0..<Int(format.pointee.nb_chapters) {
+    /// Where each chapter starts (Nero `chpl` and QuickTime chapter tracks alike, as
+    /// libavformat lists them), as exact fractions of a second of its time base.
+    static func chapterMarks(_ format: UnsafeMutablePointer<AVFormatContext>) -> [ChapterMark] {
+        var marks: [ChapterMark] = []
+        for i in 0..<min(Int(format.pointee.nb_chapters), TagLimits.maximumChapters) {
             let chapter = format.pointee.chapters[i]!.pointee
             let base = chapter.time_base
-            guard base.num > 0, base.den > 0 else { continue }
-            func frame(_ t: Int64) -> Int64 {
-                max(0, min(totalFrames, Int64((Double(t) * Double(base.num) * Double(sampleRate) / Double(base.den)).rounded())))
-            }
-            let title = jukebox_av_dict_value(chapter.metadata, "title").map { text($0) }?.nonEmptyTrimmed ?? "Chapter \(i + 1)"
-            list.append(Chapter(title: title, startFrame: frame(chapter.start), endFrame: frame(chapter.end)))
+            guard base.num > 0, base.den > 0, chapter.start >= 0, chapter.start < Int64.max / Int64(base.num) else { continue }
+            let title = jukebox_av_dict_value(chapter.metadata, "title").map { text($0) }?.nonEmptyTrimmed
+            marks.append(ChapterMark(title: title, count: chapter.start * Int64(base.num), perSecond: Int64(base.den)))
         }
-        list.sort { $0.startFrame < $1.startFrame }
-        for i in list.indices.dropLast() where list[i].endFrame <= list[i].startFrame || list[i].endFrame > list[i + 1].startFrame {
-            list[i].endFrame = list[i + 1].startFrame
-        }
-        if let last = list.indices.last, list[last].endFrame <= list[last].startFrame { list[last].endFrame = totalFrames }
-        return list
+        return marks
     }
 
     /// A value capped at the size of any real tag (libavformat has it whole already).
