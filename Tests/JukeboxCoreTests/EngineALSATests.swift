@@ -177,3 +177,29 @@ import Testing
         engine.shutdown()
     }
 }
+
+/// M4A through the whole engine: what alsa-lib records is what the decoder gives.
+extension EngineALSATests {
+    @Test func playsAnALACTrackAsItsSourceAndAACPartsGapless() throws {
+        let mp4 = MP4Fixtures.shared
+        let log = EventLog()
+        let file = fx.path("rec-alac.raw")
+        let first = try engine(recordingTo: file, log: log)
+        first.play(TrackRef(token: 1, path: mp4.path("alac44s.m4a")))
+        #expect(log.wait { $0.isFinished })
+        first.shutdown()
+        #expect(log.all.compactMap(\.failure).isEmpty)
+        #expect(isAudioThenSilence(try recording(file), try mp4.wavData("music16.wav")))
+
+        // Two AAC parts of one signal: their decodes follow each other with no gap.
+        let joinedLog = EventLog()
+        let joined = fx.path("rec-aac-gapless.raw")
+        let second = try engine(recordingTo: joined, log: joinedLog)
+        second.play(TrackRef(token: 1, path: mp4.path("part1.m4a")), next: TrackRef(token: 2, path: mp4.path("part2.m4a")))
+        #expect(joinedLog.wait { $0.isFinished })
+        second.shutdown()
+        let expected = Data(try AudioFile.open(mp4.path("part1.m4a")).readAll() + AudioFile.open(mp4.path("part2.m4a")).readAll())
+        #expect(isAudioThenSilence(try recording(joined), expected))
+        #expect(joinedLog.all.contains { if case .trackStarted(2) = $0 { true } else { false } })
+    }
+}
