@@ -221,6 +221,20 @@ extension BadInputTests {
         #expect(decoded.bytes > 264_600 && decoded.bytes < 264_600 * 4)
     }
 
+    /// A 200 MB cover is stepped over unread: the audio plays, memory stays small.
+    @Test func anMP4With200MBCoverPlaysWithoutIt() throws {
+        let path = fx.path("bigcover.m4a")
+        try MP4Fixtures.writingCover(of: 200 << 20, into: try mp4.fx.bytes("aac44s.m4a"), at: path)
+        let run = try probe(path)
+        #expect(run.probe["ok"] as? Bool == true, "\(run.probe)")
+        #expect(run.probe["title"] as? String == "Plucked")
+        #expect(run.probe["hasCover"] as? Bool == false)
+        let decode = try Tools.peakMemory(Tools.jukebox, ["decode", path, "-o", "/dev/null"])
+        #expect(decode.status == 0)
+        #expect(decode.peakBytes < 120 * 1024 * 1024, "peak RSS \(decode.peakBytes >> 10) KiB")
+        try? FileManager.default.removeItem(atPath: path)
+    }
+
     @Test func anMP3NamedM4AIsAnMP3() throws {
         let path = try fx.write("really-mp3.m4a", fx.bytes("music.mp3"))
         let run = try probe(path)

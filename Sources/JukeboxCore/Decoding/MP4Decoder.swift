@@ -238,6 +238,13 @@ private final class FFmpegSession {
         formatContext = jukebox_avformat_alloc_context()
         guard let io, let formatContext else { throw MediaError.unreadable(path, "FFmpeg could not allocate a demuxer") }
         formatContext.pointee.pb = io
+        // libavformat reads a cover whole; one larger than any kept (a hostile 200 MB) is
+        // hidden from it, so it is stepped over unread and the audio plays. A download's
+        // index may be at its end, so only FFmpeg's allocation limit bounds it there.
+        if !reader.source.isDownload,
+           let covers = try? MP4Boxes(reader.source).largeCovers(over: Int64(TagLimits.maximumPictureBytes)) {
+            reader.hide(covers)
+        }
         // A failed open frees the context itself.
         let status = jukebox_avformat_open_input(&self.formatContext, "mov", nil)
         if let failure = reader.takeFailure() { throw failure }
@@ -292,9 +299,21 @@ final class AVIOReader {
 
     init(_ source: any MediaSource) { self.source = source }
 
+    /// Where box types are read as `free` instead (see `hide`).
+    private var hidden: [Int64] = []
+
+    /// The 4-byte box types at `offsets` read as `free`, a type libavformat steps over
+    /// without reading.
+    func hide(_ offsets: [Int64]) { hidden = offsets }
+
     func read(_ buffer: UnsafeMutablePointer<UInt8>, _ count: Int32) -> Int32 {
         do {
             let got = try source.read(into: UnsafeMutableRawBufferPointer(start: buffer, count: Int(count)), at: offset)
+            for type in hidden where type + 4 > offset && type < offset + Int64(got) {
+                for (i, byte) in "free".utf8.enumerated() where (offset..<(offset + Int64(got))).contains(type + Int64(i)) {
+                    buffer[Int(type + Int64(i) - offset)] = byte
+                }
+            }
             offset += Int64(got)
             return got == 0 ? FFmpegLibrary.endOfFile : Int32(got)
         } catch {

@@ -86,6 +86,19 @@ struct MP4Boxes {
     let source: any MediaSource
     init(_ source: any MediaSource) { self.source = source }
 
+    /// Where the type of each cover atom (`moov/udta/meta/ilst/covr`) larger than `limit`
+    /// is: libavformat reads a cover whole, so these are hidden from it.
+    func largeCovers(over limit: Int64) throws -> [Int64] {
+        guard let moov = try child("moov", in: 0..<source.size),
+              let udta = try child("udta", in: moov),
+              let meta = try child("meta", in: udta),
+              meta.count > 4,
+              let ilst = try child("ilst", in: (meta.lowerBound + 4)..<meta.upperBound) else { return [] }
+        // The content ranges found start after 8-byte headers (16 with a 64-bit size):
+        // the type is 4 bytes before the content of an 8-byte header.
+        return try children("covr", in: ilst).filter { Int64($0.count) > limit }.map { $0.lowerBound - 4 }
+    }
+
     /// The boxes named `type` directly inside `range` (their contents' ranges).
     func children(_ type: String, in range: Range<Int64>) throws -> [Range<Int64>] {
         var found: [Range<Int64>] = []

@@ -75,13 +75,42 @@ final class MP4Fixtures: Sendable {
         _ = try fx.write("book-nero.m4b", Self.renaming("chap", to: "xhap", in: book))
     }
 
+    static func box(_ type: String, _ body: [UInt8], claiming extra: Int = 0) -> [UInt8] {
+        bigEndian(8 + body.count + extra) + Array(type.utf8) + body
+    }
+
+    static func bigEndian(_ value: Int) -> [UInt8] { [24, 16, 8, 0].map { UInt8((value >> $0) & 0xFF) } }
+
     /// `----` atoms (mean com.apple.iTunes) added to the `ilst` of a file whose `moov` is
     /// after its audio (ffmpeg's default), so no chunk offset moves; the boxes around grow.
     static func addingFreeform(_ tags: [(String, String)], to file: [UInt8]) -> [UInt8] {
-        func box(_ type: String, _ body: [UInt8]) -> [UInt8] {
-            let size = UInt32(8 + body.count)
-            return [UInt8(size >> 24), UInt8(size >> 16 & 0xFF), UInt8(size >> 8 & 0xFF), UInt8(size & 0xFF)] + Array(type.utf8) + body
+        var added: [UInt8] = []
+        for (name, value) in tags {
+            added += box("----", box("mean", [0, 0, 0, 0] + Array("com.apple.iTunes".utf8)) + box("name", [0, 0, 0, 0] + Array(name.utf8))
+                + box("data", [0, 0, 0, 1, 0, 0, 0, 0] + Array(value.utf8)))
         }
+        var (out, at) = growingIlst(file, by: added.count)
+        out.insert(contentsOf: added, at: at)
+        return out
+    }
+
+    /// A `covr` atom of `size` bytes (a JPEG's first bytes, then zeros) written into the
+    /// `ilst` of `file`, at `path`: the zeros are a hole in a sparse file, so a 200 MB
+    /// cover costs the test neither memory nor disk.
+    static func writingCover(of size: Int, into file: [UInt8], at path: String) throws {
+        let start: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE0]
+        let covr = box("covr", box("data", [0, 0, 0, 13, 0, 0, 0, 0] + start, claiming: size - start.count))
+        let (grown, at) = growingIlst(file, by: covr.count + size - start.count)
+        _ = FileManager.default.createFile(atPath: path, contents: Data(grown[..<at] + covr))
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        try handle.seek(toOffset: UInt64(at + covr.count + size - start.count))
+        try handle.write(contentsOf: Data(grown[at...]))
+        try handle.close()
+    }
+
+    /// `file` with `moov/udta/meta/ilst` and its parents grown by `count`, and where in it
+    /// (the end of `ilst`) those bytes go.
+    static func growingIlst(_ file: [UInt8], by count: Int) -> ([UInt8], Int) {
         func size(_ at: Int, _ bytes: [UInt8]) -> Int { bytes[at..<(at + 4)].reduce(0) { $0 << 8 | Int($1) } }
         func find(_ type: String, _ bytes: [UInt8], from: Int, to: Int) -> Int? {
             var at = from
@@ -96,17 +125,11 @@ final class MP4Fixtures: Sendable {
         let udta = find("udta", out, from: moov + 8, to: moov + size(moov, out))!
         let meta = find("meta", out, from: udta + 8, to: udta + size(udta, out))!
         let ilst = find("ilst", out, from: meta + 12, to: meta + size(meta, out))!
-        var added: [UInt8] = []
-        for (name, value) in tags {
-            added += box("----", box("mean", [0, 0, 0, 0] + Array("com.apple.iTunes".utf8)) + box("name", [0, 0, 0, 0] + Array(name.utf8))
-                + box("data", [0, 0, 0, 1, 0, 0, 0, 0] + Array(value.utf8)))
-        }
-        out.insert(contentsOf: added, at: ilst + size(ilst, out))
+        let end = ilst + size(ilst, out)
         for parent in [moov, udta, meta, ilst] {
-            let grown = UInt32(size(parent, out) + added.count)
-            out.replaceSubrange(parent..<(parent + 4), with: [UInt8(grown >> 24), UInt8(grown >> 16 & 0xFF), UInt8(grown >> 8 & 0xFF), UInt8(grown & 0xFF)])
+            out.replaceSubrange(parent..<(parent + 4), with: bigEndian(size(parent, out) + count))
         }
-        return out
+        return (out, end)
     }
 
     /// Every box type `name` in `bytes` renamed to `other` (the same length), so readers skip it.
