@@ -517,3 +517,30 @@ final class NewsLog: @unchecked Sendable {
         return condition(all)
     }
 }
+
+/// An M4A by its URL: FFmpeg reads the download through the same source as a file.
+extension NetworkPlaybackTests {
+    @Test func anM4AURLDecodesAndSeeksLikeTheFile() throws {
+        let mp4 = MP4Fixtures.shared
+        let (server, folder) = try served()
+        for name in ["aac44s.m4a", "alac44s.m4a"] where !FileManager.default.fileExists(atPath: "\(folder)/\(name)") {
+            try FileManager.default.copyItem(atPath: mp4.path(name), toPath: "\(folder)/\(name)")
+        }
+        for name in ["aac44s.m4a", "alac44s.m4a"] {
+            let local = try AudioFile.open(mp4.path(name)).readAll()
+            let remote = try AudioFile.open(server.url(name)).readAll()
+            #expect(!local.isEmpty, "\(name)")
+            expectSame(remote, local, name)
+            try expectSeekReadsAsLocal(server, "slow", name, localPath: mp4.path(name))
+        }
+    }
+
+    func expectSeekReadsAsLocal(_ server: WebServer, _ place: String, _ name: String, localPath: String) throws {
+        let local = try AudioFile.open(localPath)
+        let remote = try AudioFile.open(server.url("\(place)/\(name)"))
+        let target = remote.info.totalFrames * 4 / 5
+        try local.seek(toFrame: target)
+        try remote.seek(toFrame: target)
+        #expect(try remote.readAll(maxFrames: 22_050) == (try local.readAll(maxFrames: 22_050)), "\(place)/\(name)")
+    }
+}

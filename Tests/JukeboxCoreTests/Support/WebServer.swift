@@ -31,7 +31,7 @@ final class WebServer: @unchecked Sendable {
                 access_log \(home)/ranges.log ranged;
                 client_body_temp_path \(home)/body; proxy_temp_path \(home)/proxy; fastcgi_temp_path \(home)/fastcgi;
                 uwsgi_temp_path \(home)/uwsgi; scgi_temp_path \(home)/scgi;
-                types { audio/flac flac; audio/mpeg mp3; audio/ogg ogg opus; text/html html; audio/x-mpegurl m3u; audio/x-scpls pls; }
+                types { audio/flac flac; audio/mpeg mp3; audio/ogg ogg opus; audio/mp4 m4a m4b; text/html html; audio/x-mpegurl m3u; audio/x-scpls pls; }
                 server {
                     listen 127.0.0.1:\(port);
                     root \(folder);
