@@ -152,8 +152,10 @@ final class MP4Decoder: AudioDecoder {
                 badPackets += 1
                 warnings.add("damaged audio at frame \(nextStart) skipped: \(FFmpegLibrary.describe(received))")
             }
-            // The decoder wants a packet.
+            // The decoder wants a packet: between packets a stop or a seek may cut in, so a
+            // long run of packets that give no audio never holds the caller.
             if draining { ended = true; return false }
+            if interruption?() == true { throw DecodeInterrupted() }
             let status = jukebox_av_read_frame(session.format, session.packet)
             if let failure = reader.takeFailure() {
                 jukebox_av_packet_unref(session.packet)
