@@ -235,6 +235,22 @@ extension BadInputTests {
         try? FileManager.default.removeItem(atPath: path)
     }
 
+    /// A box without FFmpeg: the M4A is refused with what to install, the FLAC beside it
+    /// plays. (libavformat is hidden in a mount namespace of the probe's own.)
+    @Test func withoutFFmpegAnM4AIsRefusedWithWhatToInstall() throws {
+        let library = try #require(["/usr/lib/x86_64-linux-gnu", "/usr/lib/aarch64-linux-gnu", "/usr/lib/arm-linux-gnueabihf"]
+            .map { "\($0)/libavformat.so.59" }.first { FileManager.default.fileExists(atPath: $0) })
+        let real = URL(fileURLWithPath: library).resolvingSymlinksInPath().path
+        let script = "mount --bind /dev/null \(real) && exec \(Tools.jukebox) probe --json \(mp4.path("aac44s.m4a")) \(fx.path("music16.flac"))"
+        let out = try Tools.run("timeout", ["20", "unshare", "-m", "sh", "-c", script], check: false)
+        let reports = try #require(try JSONSerialization.jsonObject(with: out.stdout) as? [[String: Any]], "\(out.stderr)")
+        #expect(reports.count == 2)
+        #expect(reports.first?["ok"] as? Bool == false)
+        let reason = reports.first?["error"] as? String ?? ""
+        #expect(reason.contains("apt install libavformat59"), "\(reason)")
+        #expect(reports.last?["ok"] as? Bool == true)
+    }
+
     @Test func anMP3NamedM4AIsAnMP3() throws {
         let path = try fx.write("really-mp3.m4a", fx.bytes("music.mp3"))
         let run = try probe(path)
