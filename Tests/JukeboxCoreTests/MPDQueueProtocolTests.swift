@@ -125,6 +125,8 @@ import Testing
         }
         #expect(say(local, "decoders").hasPrefix("plugin: flac\nsuffix: flac\n"))
         #expect(say(local, "decoders").contains("plugin: vorbis\nsuffix: ogg\n") && say(local, "decoders").contains("plugin: opus\nsuffix: opus\n"))
+        // AAC and ALAC in MP4 come through FFmpeg, as MPD's ffmpeg plugin lists them.
+        #expect(say(local, "decoders").contains("plugin: ffmpeg\nsuffix: m4a\nsuffix: m4b\n"))
         #expect(say(local, "urlhandlers") == "handler: http://\nhandler: https://\nOK\n" && say(local, "notcommands") == "OK\n")
         #expect(say(local, "config") == "music_directory: /srv/music\nOK\n")
         #expect(say(remote, "config") == "ACK [4@0] {config} Command only permitted to local clients\n")

@@ -295,6 +295,7 @@ public final class ControlSession {
         + "plugin: wave\nsuffix: wav\nmime_type: audio/wav\nmime_type: audio/x-wav\n"
         + "plugin: vorbis\nsuffix: ogg\nsuffix: oga\nmime_type: audio/ogg\nmime_type: audio/vorbis\nmime_type: application/ogg\n"
         + "plugin: opus\nsuffix: opus\nsuffix: ogg\nsuffix: oga\nmime_type: audio/ogg\nmime_type: audio/opus\n"
+        + "plugin: ffmpeg\nsuffix: m4a\nsuffix: m4b\nsuffix: mp4\nmime_type: audio/mp4\nmime_type: audio/x-m4a\n"
 
     /// Compares every byte, whatever differs first, so the time taken tells nothing.
     static func same(_ a: String, _ b: String) -> Bool {
