@@ -31,7 +31,7 @@ public final class TimeStretch {
     /// Takes `frames` (at most `blockFrames`) of PCM in `format`.
     public func put(_ pcm: UnsafeRawPointer, frames: Int) {
         precondition(frames <= blockFrames)
-        SampleConversion.toFloat(pcm, count: frames * format.channels, format: format.sampleFormat, into: floats.baseAddress!)
+        FloatPCM.toFloat(pcm, count: frames * format.channels, format: format.sampleFormat, into: floats.baseAddress!)
         jukebox_stretch_put(handle, floats.baseAddress!, UInt32(frames))
     }
 
@@ -39,7 +39,7 @@ public final class TimeStretch {
     /// returns how many.
     public func receive(into pcm: UnsafeMutableRawPointer, frames: Int) -> Int {
         let got = Int(jukebox_stretch_receive(handle, floats.baseAddress!, UInt32(min(frames, blockFrames))))
-        SampleConversion.fromFloat(floats.baseAddress!, count: got * format.channels, format: format.sampleFormat, into: pcm)
+        FloatPCM.fromFloat(floats.baseAddress!, count: got * format.channels, format: format.sampleFormat, into: pcm)
         return got
     }
 
@@ -51,7 +51,7 @@ public final class TimeStretch {
 }
 
 /// Interleaved little-endian integer PCM to floats in -1...1 and back.
-enum SampleConversion {
+enum FloatPCM {
     static func toFloat(_ pcm: UnsafeRawPointer, count: Int, format: SampleFormat, into out: UnsafeMutablePointer<Float>) {
         switch format {
         case .s16:
