@@ -255,3 +255,37 @@ import Testing
         #expect(listing.contains("directory: book.flac\n"), "\(listing)")
     }
 }
+
+/// An M4B audiobook: its chapters (from libavformat) are tracks like any other file's.
+@Suite struct BookChapterTests {
+    let mp4 = MP4Fixtures.shared
+
+    @Test func anM4BsChaptersJoinAsTheFileDoes() throws {
+        let path = mp4.path("book.m4b")
+        let whole = try AudioFile.open(path).readAll()
+        var joined: [UInt8] = []
+        var previous: (any AudioDecoder)?
+        for number in 1...5 {
+            let chapter = try AudioFile.open(.file("\(path)/chapter00\(number)"), following: previous)
+            #expect(chapter.metadata.title == MP4Fixtures.chapterTitles[number - 1])
+            if let previous { #expect((chapter as? ChapterDecoder)?.book === (previous as? ChapterDecoder)?.book) }
+            joined += try chapter.readAll()
+            previous = chapter
+        }
+        // One decoder read straight through: the same samples as the whole file.
+        #expect(joined.count == whole.count)
+        #expect(joined == whole)
+        let starts = AudioFile.chapters(of: path, metadata: try AudioFile.describe(path).metadata, info: try AudioFile.describe(path).info).map(\.startFrame)
+        #expect(starts == MP4Fixtures.chapterStarts.map { Int64($0) * 44_100 / 1000 })
+    }
+
+    @Test func theLibraryListsAnM4BAsItsChapters() throws {
+        let root = try Fixtures.shared.scratchFolder("m4b-library")
+        try? FileManager.default.removeItem(atPath: "\(root)/book.m4b")
+        try FileManager.default.copyItem(atPath: mp4.path("book.m4b"), toPath: "\(root)/book.m4b")
+        let scan = LibraryScanner.update(nil, musicDirectory: root, playlistsDirectory: nil).index.scan
+        #expect(scan.tracks.map { String($0.path.dropFirst(root.count + 1)) } == (1...5).map { "book.m4b/chapter00\($0)" })
+        #expect(scan.tracks.map { $0.tags.title } == MP4Fixtures.chapterTitles)
+        #expect(scan.tracks.allSatisfy { $0.tags.album == "The Book" })
+    }
+}
