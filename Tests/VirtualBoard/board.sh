@@ -70,13 +70,13 @@ wait_for() {
     grep -q "$1" /tmp/jukebox.log
 }
 
-# record SECONDS FILE: captures what the loopback card plays, in the background, for at
-# most SECONDS; returns once capturing has started (a fixed wait was too short for a busy
-# guest). wait_record ends it once the music a scenario waits for is over, so the limit is
+# record SECONDS FILE: captures what the loopback card plays (at $RATE, 44100 unless set),
+# in the background, for at most SECONDS; returns once capturing has started (a fixed wait
+# was too short for a busy guest). wait_record ends it once the music a scenario waits for is over, so the limit is
 # only a guard and a slow start cannot push the music's end out of the recording.
 record() {
     rm -f /tmp/record.ready /tmp/record.stop
-    jukebox-board record --device hw:Loopback,1,0 --seconds "$1" --out "$2" --ready /tmp/record.ready \
+    jukebox-board record --device hw:Loopback,1,0 --rate "${RATE:-44100}" --seconds "$1" --out "$2" --ready /tmp/record.ready \
         --stop-file /tmp/record.stop &
     RECORD_PID=$!
     t=0; while [ ! -f /tmp/record.ready ] && [ $t -lt 200 ]; do usleep 20000; t=$((t + 1)); done

@@ -3,7 +3,7 @@
 # are compared with (what flac -d and mpg123 -s decode). Usage: fixtures.sh DIR
 set -euo pipefail
 dir=$1
-mkdir -p "$dir"/{plays,gapless,long,long48,bad,scan}
+mkdir -p "$dir"/{plays,gapless,long,long48,bad,scan,book,m4b,opus}
 cd "$dir"
 # Music-like: plucked notes over a little noise, 44.1 kHz 16-bit stereo.
 sox -n -r 44100 -b 16 -c 2 music.wav synth 3 pluck C3 pluck E4 synth 3 pinknoise mix gain -8 2>/dev/null
@@ -18,9 +18,17 @@ sox long.wav gapless/3.flac trim 160001s
 sox long.wav -t raw gapless.ref
 flac -s -f -o long/long.flac long.wav
 sox long.wav -t raw long.ref
+# The same signal as a book of three chapters (a CUE sheet in its tags): 0, 2 and 4 s.
+flac -s -f -T TITLE=Book -o book/book.flac long.wav
+metaflac --set-tag="CUESHEET=$(printf 'TRACK 01 AUDIO\nINDEX 01 00:00:00\nTRACK 02 AUDIO\nINDEX 01 00:02:00\nTRACK 03 AUDIO\nINDEX 01 00:04:00\n')" book/book.flac
+# An audiobook in AAC with three chapters (ffmpeg writes both chapter kinds), and Opus.
+printf ';FFMETADATA1\ntitle=Book\n[CHAPTER]\nTIMEBASE=1/1000\nSTART=0\nEND=2000\ntitle=One\n[CHAPTER]\nTIMEBASE=1/1000\nSTART=2000\nEND=4000\ntitle=Two\n[CHAPTER]\nTIMEBASE=1/1000\nSTART=4000\nEND=6000\ntitle=Three\n' > chapters.txt
+ffmpeg -v error -y -i long.wav -i chapters.txt -map_metadata 1 -map_chapters 1 -c:a aac -b:a 128k m4b/book.m4b
+rm -f chapters.txt
 # The USB DAC takes 48 kHz only (as many dongles do): the long signal at that rate.
 sox -n -r 48000 -b 16 -c 2 long48.wav synth 6 pluck G3 pluck B4 synth 6 pinknoise mix gain -8 2>/dev/null
 flac -s -f -o long48/long48.flac long48.wav
+opusenc --quiet --bitrate 128 long48.wav opus/long48.opus
 sox long48.wav -t raw long48.ref
 # A 60 s track for holding fast-forward (a plain tone: small, and position is all that
 # matters): 1.5 s held moves it about 16 s, from wherever a busy guest starts holding.
