@@ -71,7 +71,7 @@ build_release() {
     say "building the release binary (static Swift runtime)"
     local log
     log=$(mktemp)
-    (cd "$JUKEBOX_ROOT" && swift build -c release --static-swift-stdlib >"$log" 2>&1) || { grep -v '^\[' "$log" >&2; rm -f "$log"; die "release build failed"; }
+    (cd "$JUKEBOX_ROOT" && swift build -c release --static-swift-stdlib --disable-local-rpath >"$log" 2>&1) || { grep -v '^\[' "$log" >&2; rm -f "$log"; die "release build failed"; }
     check_warnings "$log"
     rm -f "$log"
     [ -x "$JUKEBOX_BIN" ] || die "release build did not produce $JUKEBOX_BIN"
