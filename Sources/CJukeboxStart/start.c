@@ -1,9 +1,9 @@
 // `jukebox run` holds the signals the daemon handles before anything else in the process
 // runs: from `.preinit_array`, which the dynamic loader calls once the program is loaded
-// and before any library's constructors (the Swift runtime, Foundation and ICU take tens
-// of milliseconds on a small board). A SIGHUP or SIGTERM during the start then waits,
-// pending, for the daemon's signal handling (Daemon.swift) instead of killing the box by
-// its default action. Only the kernel's exec and the loader come before this; no program
+// and before any library's constructors (the Swift runtime's and the C libraries'). A
+// SIGHUP or SIGTERM during the start then waits, pending, for the daemon's signal handling
+// (Daemon.swift) instead of killing the box by its default action. Only the kernel's exec
+// and the loader come before this, about 8 ms on a PC (bench/signal-window); no program
 // can do anything about a signal that arrives while they run.
 #include <signal.h>
 #include <string.h>
