@@ -13,7 +13,7 @@ import Testing
 
     static func int16s(_ data: Data) -> [Int16] { data.withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) } }
 
-    @Test(arguments: [("alac44s.m4a", "music16.wav"), ("alac48m.m4a", "mono48.wav"), ("alac48x24.m4a", "stereo48x24.wav")])
+    @Test(arguments: [("alac44s.m4a", "music16.wav"), ("alac48m.m4a", "pluck48m.wav"), ("alac48x24.m4a", "pluck48x24.wav")])
     func alacIsBitExactAgainstItsSource(_ name: String, _ source: String) throws {
         let (decoder, ours) = try decodeAll(name)
         let reference = try mp4.wavData(source)
@@ -37,7 +37,7 @@ import Testing
     /// The same libavcodec decodes both, and ffmpeg's float-to-16-bit rounds as ours does,
     /// so the samples are identical; ffmpeg's command line drops the priming but keeps the
     /// padding, so it runs on past the source's length, which ours stops at.
-    @Test(arguments: [("aac44s.m4a", "music16.wav", 44100, 2), ("aac48m.m4a", "mono48.wav", 48000, 1)])
+    @Test(arguments: [("aac44s.m4a", "music16.wav", 44100, 2), ("aac48m.m4a", "pluck48m.wav", 48000, 1)])
     func aacMatchesFFmpegAndKeepsTheSourceLength(_ name: String, _ source: String, _ rate: Int, _ channels: Int) throws {
         let (decoder, ours) = try decodeAll(name)
         let sourceBytes = try mp4.wavData(source).count
@@ -70,7 +70,7 @@ import Testing
             #expect(decoder.info.totalFrames == Int64(count), "\(name)")
             joined += Self.int16s(ours)
         }
-        let whole = Self.int16s(try mp4.wavData("album.wav"))
+        let whole = Self.int16s(try mp4.wavData("mp4-album.wav"))
         #expect(joined.count == whole.count)
         for (name, start, count) in MP4Fixtures.albumParts {
             // Around each join, the decoded signal lines up with the original, lag 0.

@@ -21,27 +21,27 @@ final class MP4Fixtures: Sendable {
     private init() throws {
         func sox(_ args: [String]) throws { try Tools.run("sox", args) }
         func ffmpeg(_ args: [String]) throws { try Tools.run("ffmpeg", ["-v", "error", "-y"] + args) }
-        try sox(["-n", "-r", "48000", "-b", "16", "-c", "1", path("mono48.wav"), "synth", "3", "pluck", "A3", "gain", "-4"])
-        try sox(["-n", "-r", "48000", "-b", "24", "-c", "2", path("stereo48x24.wav"), "synth", "3", "pluck", "D3", "pluck", "F4", "gain", "-4"])
+        try sox(["-n", "-r", "48000", "-b", "16", "-c", "1", path("pluck48m.wav"), "synth", "3", "pluck", "A3", "gain", "-4"])
+        try sox(["-n", "-r", "48000", "-b", "24", "-c", "2", path("pluck48x24.wav"), "synth", "3", "pluck", "D3", "pluck", "F4", "gain", "-4"])
         // music16.wav is Fixtures' 6 s stereo 44.1 kHz.
-        for (name, source) in [("aac44s", "music16.wav"), ("aac48m", "mono48.wav")] {
+        for (name, source) in [("aac44s", "music16.wav"), ("aac48m", "pluck48m.wav")] {
             try ffmpeg(["-i", path(source), "-c:a", "aac", "-b:a", "128k",
                         "-metadata", "title=Plucked", "-metadata", "artist=Test Band", "-metadata", "album_artist=Various",
                         "-metadata", "album=Fixtures", "-metadata", "track=3/12", "-metadata", "disc=1/2",
                         "-metadata", "date=2026", "-metadata", "genre=Test", "-metadata", "composer=Someone",
                         path("\(name).m4a")])
         }
-        for (name, source) in [("alac44s", "music16.wav"), ("alac48m", "mono48.wav"), ("alac48x24", "stereo48x24.wav")] {
+        for (name, source) in [("alac44s", "music16.wav"), ("alac48m", "pluck48m.wav"), ("alac48x24", "pluck48x24.wav")] {
             try ffmpeg(["-i", path(source), "-c:a", "alac", path("\(name).m4a")])
         }
         // A cover, as iTunes keeps it (`covr`).
         try ffmpeg(["-i", path("music16.wav"), "-i", path("cover.png"), "-map", "0", "-map", "1", "-c:a", "aac",
                     "-c:v", "copy", "-disposition:v", "attached_pic", path("covered.m4a")])
         // One signal, cut into three parts of lengths no AAC frame divides, each encoded alone.
-        try sox(["-n", "-r", "44100", "-b", "16", "-c", "2", path("album.wav"), "synth", "4",
+        try sox(["-n", "-r", "44100", "-b", "16", "-c", "2", path("mp4-album.wav"), "synth", "4",
                  "sine", "300-900", "sine", "500-1200", "gain", "-6"])
         for (name, start, count) in Self.albumParts {
-            try sox([path("album.wav"), path("\(name).wav"), "trim", "\(start)s", "\(count)s"])
+            try sox([path("mp4-album.wav"), path("\(name).wav"), "trim", "\(start)s", "\(count)s"])
             try ffmpeg(["-i", path("\(name).wav"), "-c:a", "aac", "-b:a", "160k", path("\(name).m4a")])
         }
         // An audiobook with five chapters. ffmpeg's mov muxer writes both kinds at once, a
