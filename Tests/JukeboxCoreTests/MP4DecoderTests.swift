@@ -52,6 +52,26 @@ import Testing
         #expect(worst <= 1, "\(name) deviates from ffmpeg by \(worst)")
     }
 
+    /// HE-AAC: the rate and frame size come from the decoder, not from the container's
+    /// core rate: twice the core's rate, and the core's length doubled exactly.
+    /// libavcodec takes the container's priming as counted at the core's rate and skips it
+    /// twice over, so the first frame it gives starts 2,048 samples into the track: that
+    /// much silence, then `ffmpeg`'s own samples (the same libavcodec).
+    @Test func heAACPlaysAtTheSBRRate() throws {
+        let (decoder, ours) = try decodeAll("he44s.m4a")
+        let coreFrames = try mp4.wavData("core22s.wav").count / 4
+        #expect(decoder.info.sampleRate == 44100)
+        #expect(decoder.info.channels == 2)
+        #expect(decoder.info.totalFrames == Int64(2 * coreFrames))
+        #expect(ours.count == 2 * coreFrames * 4)
+        let samples = Self.int16s(ours), lead = 2048 * 2
+        #expect(samples[..<lead].allSatisfy { $0 == 0 })
+        let reference = Self.int16s(try mp4.ffmpegReference("he44s.m4a"))
+        #expect(reference.count >= samples.count - lead)
+        let worst = zip(samples[lead...], reference).map { abs(Int($0) - Int($1)) }.max() ?? 0
+        #expect(worst <= 1, "he44s.m4a deviates from ffmpeg by \(worst)")
+    }
+
     /// The first sample out is the source's first: the priming is gone, nothing else.
     @Test func aacIsAlignedWithItsSource() throws {
         let (_, ours) = try decodeAll("part1.m4a")
@@ -90,6 +110,20 @@ import Testing
         expectSame(ours, edited)
     }
 
+    /// It seeks to the same samples too: positions count from the track's first sample,
+    /// which in such a file is the priming's length after the stream's first.
+    @Test func iTunSMPBSeeksAsTheEditListDoes() throws {
+        for fraction in [0.003, 0.17, 0.5, 0.78] {
+            var decoded: [Data] = []
+            for name in ["part2-itunes.m4a", "part2.m4a"] {
+                let decoder = try AudioFile.open(mp4.path(name))
+                try decoder.seek(toFrame: Int64(Double(decoder.info.totalFrames) * fraction))
+                decoded.append(Data(try decoder.readAll(maxFrames: 4000)))
+            }
+            expectSame(decoded[0], decoded[1], "at \(fraction) of the track")
+        }
+    }
+
     @Test func loudnessTagsReachReplayGain() throws {
         let gain = try AudioFile.metadata(mp4.path("loudness.m4a")).replayGain
         #expect(gain == ReplayGainTags(trackGain: -6.5, trackPeak: 0.912, albumGain: -7.25, albumPeak: 0.988))
@@ -108,21 +142,21 @@ import Testing
     /// samples then equal the full decode's but for the noise substituted for noise-like
     /// bands (PNS), which the decoder draws from a generator whose state a seek cannot
     /// restore: a few LSB. A seek to the start is exact (a new decoder, as at open).
-    @Test(arguments: ["aac44s.m4a", "aac48m.m4a"])
+    @Test(arguments: ["aac44s.m4a", "aac48m.m4a", "he44s.m4a"])
     func aacSeekMatchesTheFullDecode(_ name: String) throws {
         let (full, all) = try decodeAll(name)
         let samples = Self.int16s(all)
         let channels = full.info.channels
-        for seconds in [0.0, 0.01, 0.5, 1.5, 2.333, 2.99] {
+        for fraction in [0.0, 0.003, 0.17, 0.5, 0.78, 0.997] {
             let decoder = try AudioFile.open(mp4.path(name))
-            let frame = decoder.info.frame(atSeconds: seconds)
+            let frame = Int64(Double(decoder.info.totalFrames) * fraction)
             try decoder.seek(toFrame: frame)
             #expect(decoder.position == frame)
             let part = Self.int16s(Data(try decoder.readAll(maxFrames: 20_000)))
             let expected = samples[(Int(frame) * channels)..<min(samples.count, (Int(frame) + 20_000) * channels)]
             #expect(part.count == expected.count)
             let worst = zip(part, expected).map { abs(Int($0) - Int($1)) }.max() ?? 0
-            #expect(worst <= (frame == 0 ? 0 : 8), "\(name) at \(seconds) s deviates by \(worst)")
+            #expect(worst <= (frame == 0 ? 0 : 8), "\(name) at frame \(frame) deviates by \(worst)")
         }
     }
 

@@ -11,8 +11,13 @@ import Glibc
 /// - Bytes come from the `MediaSource` through a custom AVIOContext, so a download plays
 ///   as a file does.
 /// - Gapless: the encoder's priming (the edit list, or iTunSMPB) is skipped by libavcodec
-///   from the demuxer's skip-samples; positions follow each frame's timestamp, and the
-///   output stops at the stream's length (`MP4Length`), so the padding is never played.
+///   from the demuxer's skip-samples; positions follow each frame's timestamp, counted
+///   from the track's first sample (0 after an edit list; with iTunSMPB, the priming),
+///   and the output stops at the stream's length (`MP4Length`), so the padding is never
+///   played.
+///   Where a frame's timestamp is later than the last one's end (a dropped packet, or
+///   HE-AAC's priming, which libavcodec skips twice over), the gap comes out as silence,
+///   so positions stay true.
 /// - Seeking lands on the packet before the target (earlier by `preRoll` for AAC, whose
 ///   frames overlap) and decodes forward to the exact frame.
 /// - AAC decodes to float and is rounded to 16-bit as FFmpeg's own conversion does; ALAC
@@ -38,6 +43,8 @@ final class MP4Decoder: AudioDecoder {
     private var frameHeld = false
     private var frameUsed = 0
     private var frameStart: Int64 = 0
+    /// The track's first sample on the stream's clock, in samples: positions count from it.
+    private var trackStart: Int64 = 0
     /// Where the next decoded frame starts when it carries no timestamp.
     private var nextStart: Int64 = 0
     private var draining = false
@@ -45,9 +52,13 @@ final class MP4Decoder: AudioDecoder {
     /// How far before a seek target decoding starts: AAC frames overlap, so the first one
     /// decoded after a jump is incomplete; two frames rebuild the overlap (more changes
     /// nothing measurable: what still differs from a decode from the start, a few LSB, is
-    /// the noise libavcodec's random generator fills PNS bands with). Every ALAC packet
-    /// stands alone.
-    private let preRoll: Int64
+    /// the noise libavcodec's random generator fills PNS bands with). HE-AAC's frames are
+    /// twice as long (2,048 at the output rate), so its two frames are twice as far. Every
+    /// ALAC packet stands alone.
+    private var preRoll: Int64 = 0
+    /// How far a frame's timestamp, turned into samples, may land from where the last one
+    /// ended before the difference counts as missing audio: its rounding.
+    private var timestampSlack: Int64 = 1
     /// Packets in a row the decoder refused: past this the rest of the file is skipped.
     private static let maximumBadPackets = 64
 
@@ -72,13 +83,13 @@ final class MP4Decoder: AudioDecoder {
         guard codecID == AV_CODEC_ID_AAC || codecID == AV_CODEC_ID_ALAC else {
             throw MediaError.unsupported(path, "audio in MP4 other than AAC or ALAC")
         }
-        preRoll = codecID == AV_CODEC_ID_AAC ? 2048 : 0
         try session.openDecoder(parameters, timeBase: format.pointee.streams[Int(audio)]!.pointee.time_base, path: path)
         // The first frame says what the stream really is (HE-AAC doubles the rate it states).
         guard try decodeFrame() else { throw MediaError.corrupt(path, "no decodable audio") }
         let codec = session.codec!
         let rate = Int(session.frame.pointee.sample_rate)
         let channels = Int(session.frame.pointee.ch_layout.nb_channels)
+        if codecID == AV_CODEC_ID_AAC { preRoll = 2 * max(1024, Int64(session.frame.pointee.nb_samples)) }
         let sampleFormat: SampleFormat
         if codecID == AV_CODEC_ID_ALAC {
             guard let kept = SampleFormat(containing: Int(codec.pointee.bits_per_raw_sample > 0 ? codec.pointee.bits_per_raw_sample : 16)) else {
@@ -90,6 +101,16 @@ final class MP4Decoder: AudioDecoder {
         }
         guard SampleConversion(session.frame.pointee.format) != nil else {
             throw MediaError.unsupported(path, "FFmpeg's sample format \(session.frame.pointee.format)")
+        }
+        let timeBase = format.pointee.streams[Int(audio)]!.pointee.time_base
+        timestampSlack = 1 + Int64((Double(rate) * Double(timeBase.num) / Double(timeBase.den)).rounded(.up))
+        // Where the track's first sample is on the stream's clock, now the first packets
+        // are read: after an edit list, 0; with iTunSMPB, the priming.
+        let startTime = format.pointee.streams[Int(audio)]!.pointee.start_time
+        if startTime != Int64.min {
+            trackStart = Self.samples(startTime, timeBase: timeBase, rate: rate)
+            frameStart -= trackStart
+            nextStart -= trackStart
         }
         let length = try MP4Length(format: format, stream: format.pointee.streams[Int(audio)]!, sampleRate: rate, source: source)
         info = try StreamInfo(sampleRate: rate, channels: channels, sampleFormat: sampleFormat,
@@ -112,8 +133,18 @@ final class MP4Decoder: AudioDecoder {
                 continue
             }
             let held = Int(session.frame.pointee.nb_samples)
-            // Samples before the position wanted (a seek's pre-roll, the priming) are dropped.
             let wantedFrom = position + Int64(written)
+            // Audio the timeline holds that libavcodec left out comes out as silence, so
+            // every position stays true and a seek finds what playing through gives: a
+            // packet it dropped, or HE-AAC's priming, which it skips twice over (it
+            // takes the container's count for the half-rate core's).
+            if frameUsed == 0, frameStart - wantedFrom > timestampSlack {
+                let silent = Int(min(frameStart - wantedFrom, Int64(capacity - written), info.totalFrames - wantedFrom))
+                (buffer.baseAddress! + written * frameBytes).initializeMemory(as: UInt8.self, repeating: 0, count: silent * frameBytes)
+                written += silent
+                continue
+            }
+            // Samples before the position wanted (a seek's pre-roll, the priming) are dropped.
             let start = max(frameUsed, Int(min(Int64(held), max(0, wantedFrom - frameStart))))
             let count = min(held - start, capacity - written, Int(info.totalFrames - wantedFrom))
             if count > 0 {
@@ -138,7 +169,7 @@ final class MP4Decoder: AudioDecoder {
             if received == 0 {
                 let frameRate = session.frame.pointee.sample_rate
                 let pts = session.frame.pointee.pts
-                frameStart = pts == Int64.min ? nextStart : Self.samples(pts, timeBase: stream.pointee.time_base, rate: Int(frameRate))
+                frameStart = pts == Int64.min ? nextStart : Self.samples(pts, timeBase: stream.pointee.time_base, rate: Int(frameRate)) - trackStart
                 nextStart = frameStart + Int64(session.frame.pointee.nb_samples)
                 frameUsed = 0
                 frameHeld = true
@@ -196,7 +227,7 @@ final class MP4Decoder: AudioDecoder {
         let from = max(0, target - preRoll)
         let timeBase = stream.pointee.time_base
         // Stream time of the sample `from`; before the first packet, mov seeks to the first.
-        let timestamp = Int64((Double(from) * Double(timeBase.den) / Double(timeBase.num) / Double(info.sampleRate)).rounded(.down))
+        let timestamp = Int64((Double(from + trackStart) * Double(timeBase.den) / Double(timeBase.num) / Double(info.sampleRate)).rounded(.down))
         let status = jukebox_av_seek_frame(session.format, streamIndex, from == 0 ? Int64.min / 2 : timestamp, AVSEEK_FLAG_BACKWARD)
         if let failure = reader.takeFailure() { throw failure }
         guard status >= 0 else { throw MediaError.seekFailed(path, FFmpegLibrary.describe(status)) }

@@ -70,6 +70,12 @@ final class MP4Fixtures: Sendable {
         _ = try fx.write("itunnorm.m4a", Self.addingFreeform([
             ("iTunNORM", " 000003E8 000003E8 00002710 00002710 00000000 00000000 00007FFF 00007FFF 00000000 00000000"),
         ], to: try fx.bytes("aac44s.m4a")))
+        // HE-AAC, which no encoder in Debian writes: an AAC-LC encode at half the rate,
+        // relabelled the way an SBR encoder's file is labelled (`heAAC(fromLC:)`).
+        try sox(["-n", "-r", "22050", "-b", "16", "-c", "2", path("core22s.wav"), "synth", "4",
+                 "sine", "300-900", "sine", "500-1200", "gain", "-6"])
+        try ffmpeg(["-i", path("core22s.wav"), "-c:a", "aac", "-b:a", "64k", path("core22s.m4a")])
+        _ = try fx.write("he44s.m4a", Self.heAAC(fromLC: try fx.bytes("core22s.m4a")))
         let book = try fx.bytes("book.m4b")
         _ = try fx.write("book-quicktime.m4b", Self.renaming("chpl", to: "xhpl", in: book))
         _ = try fx.write("book-nero.m4b", Self.renaming("chap", to: "xhap", in: book))
@@ -130,6 +136,87 @@ final class MP4Fixtures: Sendable {
             out.replaceSubrange(parent..<(parent + 4), with: bigEndian(size(parent, out) + count))
         }
         return (out, end)
+    }
+
+    /// An AAC-LC file at 22,050 Hz, stereo, relabelled as HE-AAC (AAC with SBR) at 44,100,
+    /// as an SBR encoder's muxer labels it:
+    /// - the AudioSpecificConfig signals SBR explicitly: object type 5, core rate 22,050,
+    ///   output rate 44,100, then the core's object type 2 (AAC-LC);
+    /// - the track counts time at the output rate: the sample entry's rate, the media
+    ///   timescale and duration, each packet's duration (2,048 output samples) and the
+    ///   edit's start (the priming) are doubled.
+    /// The packets carry no SBR data, so libavcodec's SBR stage fills no high band: its
+    /// output is the core's band at twice the rate, in frames of 2,048, through the same
+    /// code and the same rate change a real HE-AAC file takes. `moov` must follow the
+    /// audio (ffmpeg's default), so no chunk offset moves when the `esds` grows.
+    static func heAAC(fromLC file: [UInt8]) -> [UInt8] {
+        var out = file
+        func be(_ at: Int, _ count: Int) -> Int { out[at..<(at + count)].reduce(0) { $0 << 8 | Int($1) } }
+        func put(_ value: Int, _ at: Int, _ count: Int) {
+            for i in 0..<count { out[at + i] = UInt8((value >> (8 * (count - 1 - i))) & 0xFF) }
+        }
+        func find(_ type: String, in parent: Int, skipping header: Int = 8) -> Int {
+            var at = parent + header
+            while at + 8 <= parent + be(parent, 4) {
+                if Array(out[(at + 4)..<(at + 8)]) == Array(type.utf8) { return at }
+                at += be(at, 4)
+            }
+            fatalError("no \(type) box in the LC fixture")
+        }
+        func doubled(_ at: Int, _ count: Int) { put(be(at, count) * 2, at, count) }
+        var moov = 0, mdat: Int?
+        while Array(out[(moov + 4)..<(moov + 8)]) != Array("moov".utf8) {
+            if Array(out[(moov + 4)..<(moov + 8)]) == Array("mdat".utf8) { mdat = moov }
+            moov += be(moov, 4)
+        }
+        precondition(mdat != nil, "moov before the audio: its chunk offsets would move")
+        let trak = find("trak", in: moov)
+        let mdia = find("mdia", in: trak)
+        let mdhd = find("mdhd", in: mdia)
+        if out[mdhd + 8] == 1 { doubled(mdhd + 28, 4); doubled(mdhd + 32, 8) } else { doubled(mdhd + 20, 4); doubled(mdhd + 24, 4) }
+        let elst = find("elst", in: find("edts", in: trak))
+        let wide = out[elst + 8] == 1
+        for entry in 0..<be(elst + 12, 4) {
+            let mediaTime = elst + 16 + entry * (wide ? 20 : 12) + (wide ? 8 : 4)
+            // -1 is an empty edit, which stays.
+            if out[mediaTime] & 0x80 == 0 { doubled(mediaTime, wide ? 8 : 4) }
+        }
+        let minf = find("minf", in: mdia)
+        let stbl = find("stbl", in: minf)
+        let stts = find("stts", in: stbl)
+        for entry in 0..<be(stts + 12, 4) { doubled(stts + 16 + entry * 8 + 4, 4) }
+        let stsd = find("stsd", in: stbl)
+        let mp4a = find("mp4a", in: stsd, skipping: 16)
+        put(44100 << 16, mp4a + 32, 4)
+        let esds = find("esds", in: mp4a, skipping: 36)
+        // Descriptors, tag then length (7 bits a byte, high bit for "more"): ES (3) holds a
+        // 3-byte header and DecoderConfig (4), whose 13 bytes are followed by the
+        // DecoderSpecificInfo (5), which is the AudioSpecificConfig.
+        func descriptor(at tag: Int) -> (lengthBytes: Int, body: Int, length: Int) {
+            var at = tag + 1, length = 0
+            repeat { length = length << 7 | Int(out[at] & 0x7F); at += 1 } while out[at - 1] & 0x80 != 0
+            return (at - tag - 1, at, length)
+        }
+        func setLength(of tag: Int, _ length: Int) {
+            let bytes = descriptor(at: tag).lengthBytes
+            for i in 0..<bytes { out[tag + 1 + i] = UInt8((length >> (7 * (bytes - 1 - i))) & 0x7F) | (i < bytes - 1 ? 0x80 : 0) }
+        }
+        let es = esds + 12
+        precondition(out[es] == 3 && out[descriptor(at: es).body + 2] == 0, "an ES descriptor with optional fields")
+        let config = descriptor(at: es).body + 3
+        let specific = descriptor(at: config).body + 13
+        precondition(out[config] == 4 && out[specific] == 5)
+        // 00101 0111 0010 0100 00010 000, padded: SBR, 22,050 Hz, 2 channels, 44,100 Hz,
+        // AAC-LC, 1,024-sample core frames.
+        let heConfig: [UInt8] = [0x2B, 0x92, 0x08, 0x00]
+        let (_, body, length) = descriptor(at: specific)
+        let growth = heConfig.count - length
+        out.replaceSubrange(body..<(body + length), with: heConfig)
+        setLength(of: specific, heConfig.count)
+        setLength(of: config, descriptor(at: config).length + growth)
+        setLength(of: es, descriptor(at: es).length + growth)
+        for box in [moov, trak, mdia, minf, stbl, stsd, mp4a, esds] { put(be(box, 4) + growth, box, 4) }
+        return out
     }
 
     /// Every box type `name` in `bytes` renamed to `other` (the same length), so readers skip it.
