@@ -13,7 +13,8 @@ import Testing
 
     static func int16s(_ data: Data) -> [Int16] { data.withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) } }
 
-    @Test(arguments: [("alac44s.m4a", "music16.wav"), ("alac48m.m4a", "pluck48m.wav"), ("alac48x24.m4a", "pluck48x24.wav")])
+    @Test(arguments: [("alac44s.m4a", "music16.wav"), ("alac48m.m4a", "pluck48m.wav"), ("alac44m.m4a", "pluck44m.wav"),
+                      ("alac48s.m4a", "pluck48s.wav"), ("alac48x24.m4a", "pluck48x24.wav")])
     func alacIsBitExactAgainstItsSource(_ name: String, _ source: String) throws {
         let (decoder, ours) = try decodeAll(name)
         let reference = try mp4.wavData(source)
@@ -37,7 +38,8 @@ import Testing
     /// The same libavcodec decodes both, and ffmpeg's float-to-16-bit rounds as ours does,
     /// so the samples are identical; ffmpeg's command line drops the priming but keeps the
     /// padding, so it runs on past the source's length, which ours stops at.
-    @Test(arguments: [("aac44s.m4a", "music16.wav", 44100, 2), ("aac48m.m4a", "pluck48m.wav", 48000, 1)])
+    @Test(arguments: [("aac44s.m4a", "music16.wav", 44100, 2), ("aac48m.m4a", "pluck48m.wav", 48000, 1),
+                      ("aac44m.m4a", "pluck44m.wav", 44100, 1), ("aac48s.m4a", "pluck48s.wav", 48000, 2)])
     func aacMatchesFFmpegAndKeepsTheSourceLength(_ name: String, _ source: String, _ rate: Int, _ channels: Int) throws {
         let (decoder, ours) = try decodeAll(name)
         let sourceBytes = try mp4.wavData(source).count

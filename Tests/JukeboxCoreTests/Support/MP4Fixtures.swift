@@ -1,7 +1,8 @@
 import Foundation
 
 /// MP4 files made at test time with Debian's ffmpeg (its native `aac` encoder and its
-/// `alac`), from WAVs made with sox: AAC-LC and ALAC, mono and stereo, 44.1 and 48 kHz,
+/// `alac`), from WAVs made with sox: AAC-LC and ALAC, mono and stereo at 44.1 and 48 kHz
+/// each, HE-AAC (relabelled LC, see `heAAC(fromLC:)`),
 /// a gapless album of three parts cut from one signal, and a chaptered audiobook.
 /// Made once per run, in the shared fixture folder.
 final class MP4Fixtures: Sendable {
@@ -22,16 +23,19 @@ final class MP4Fixtures: Sendable {
         func sox(_ args: [String]) throws { try Tools.run("sox", args) }
         func ffmpeg(_ args: [String]) throws { try Tools.run("ffmpeg", ["-v", "error", "-y"] + args) }
         try sox(["-n", "-r", "48000", "-b", "16", "-c", "1", path("pluck48m.wav"), "synth", "3", "pluck", "A3", "gain", "-4"])
+        try sox(["-n", "-r", "44100", "-b", "16", "-c", "1", path("pluck44m.wav"), "synth", "3", "pluck", "E3", "gain", "-4"])
+        try sox(["-n", "-r", "48000", "-b", "16", "-c", "2", path("pluck48s.wav"), "synth", "3", "pluck", "G3", "pluck", "B4", "gain", "-4"])
         try sox(["-n", "-r", "48000", "-b", "24", "-c", "2", path("pluck48x24.wav"), "synth", "3", "pluck", "D3", "pluck", "F4", "gain", "-4"])
         // music16.wav is Fixtures' 6 s stereo 44.1 kHz.
-        for (name, source) in [("aac44s", "music16.wav"), ("aac48m", "pluck48m.wav")] {
+        for (name, source) in [("aac44s", "music16.wav"), ("aac48m", "pluck48m.wav"), ("aac44m", "pluck44m.wav"), ("aac48s", "pluck48s.wav")] {
             try ffmpeg(["-i", path(source), "-c:a", "aac", "-b:a", "128k",
                         "-metadata", "title=Plucked", "-metadata", "artist=Test Band", "-metadata", "album_artist=Various",
                         "-metadata", "album=Fixtures", "-metadata", "track=3/12", "-metadata", "disc=1/2",
                         "-metadata", "date=2026", "-metadata", "genre=Test", "-metadata", "composer=Someone",
                         path("\(name).m4a")])
         }
-        for (name, source) in [("alac44s", "music16.wav"), ("alac48m", "pluck48m.wav"), ("alac48x24", "pluck48x24.wav")] {
+        for (name, source) in [("alac44s", "music16.wav"), ("alac48m", "pluck48m.wav"), ("alac44m", "pluck44m.wav"),
+                               ("alac48s", "pluck48s.wav"), ("alac48x24", "pluck48x24.wav")] {
             try ffmpeg(["-i", path(source), "-c:a", "alac", path("\(name).m4a")])
         }
         // A cover, as iTunes keeps it (`covr`).
