@@ -15,12 +15,20 @@ PLAYBACK='autoplay = false' start_jukebox $FIX/plays --exit-when-done
 ctl clear > /dev/null
 ctl add http://127.0.0.1:8081/1.flac > /dev/null || { fail "add URL refused"; faults_done; return; }
 ctl play > /dev/null
-answered=0
-for i in 1 2 3 4 5; do usleep 300000; ctl ping > /dev/null 2>&1 && answered=$((answered + 1)); done
+# The track is 3 s and the jukebox exits when it ends: a ping counts only before that
+# (on a loaded host the fifth may come after the end).
+ended() { grep -q "the queue ended" /tmp/jukebox.log; }
+asked=0 answered=0
+for i in 1 2 3 4 5; do
+    usleep 300000
+    ended && break
+    asked=$((asked + 1))
+    if ctl ping > /dev/null 2>&1; then answered=$((answered + 1)); elif ended; then asked=$((asked - 1)); fi
+done
 wait_jukebox 60 || { fail "the jukebox did not finish over the bad link: $(tail -n 3 /tmp/jukebox.log)"; faults_done; return; }
 wait_record
 faults_done
-[ "$answered" = 5 ] || { fail "the control socket answered $answered of 5 pings"; return; }
+[ "$asked" -gt 0 ] && [ "$answered" = "$asked" ] || { fail "the control socket answered $answered of $asked pings"; return; }
 grep -q "playing 1/1: 1.flac" /tmp/jukebox.log || { fail "the URL was not played: $(tail -n 5 /tmp/jukebox.log)"; return; }
 segments /tmp/faults.raw $FIX/flac.ref
 got=$(music_segments /tmp/faults.raw $FIX/flac.ref)
