@@ -30,6 +30,25 @@ import Testing
         #expect(LibraryPaths(musicDirectory: "/").uri("/a.flac") == "a.flac")
     }
 
+    /// As MPD: `next` and `previous` need a track, play on from a pause, and `previous`
+    /// is the entry above, not the history's last.
+    @Test func nextAndPreviousMoveAsMPDs() {
+        let (s, _, _) = session(5)
+        #expect(reply(s, "next") == "ACK [55@0] {next} Not playing\n")
+        #expect(reply(s, "previous") == "ACK [55@0] {previous} Not playing\n")
+        #expect(reply(s, "play 3") == "OK\n")
+        #expect(reply(s, "pause 1") == "OK\n")
+        #expect(reply(s, "next") == "OK\n")
+        var status = reply(s, "status")
+        #expect(field(status, "state") == "play" && field(status, "song") == "4", "\(status)")
+        #expect(reply(s, "play 1") == "OK\n" && reply(s, "pause 1") == "OK\n")
+        #expect(reply(s, "previous") == "OK\n")
+        status = reply(s, "status")
+        #expect(field(status, "state") == "play" && field(status, "song") == "0", "\(status)")
+        #expect(reply(s, "previous") == "OK\n")
+        #expect(field(reply(s, "status"), "song") == "0")
+    }
+
     @Test func rangesAreHonoured() {
         let (s, _, _) = session(5)
         #expect(reply(s, "playlistinfo 2").components(separatedBy: "file: ").count == 2)

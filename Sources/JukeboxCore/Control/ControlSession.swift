@@ -280,7 +280,7 @@ public final class ControlSession {
     }
 
     static func ack(_ ack: MPDProtocol.Ack, index: Int, command: String) -> String {
-        "ACK [\(ack.code.rawValue)@\(index)] {\(command)} \(MPDProtocol.value(ack.message))\n"
+        "ACK [\(ack.code.rawValue)@\(index)] {\(ack.beforeCommand ? "" : command)} \(MPDProtocol.value(ack.message))\n"
     }
 
     /// The first word as written, for ACK lines, even when the rest does not parse.
@@ -314,7 +314,7 @@ public final class ControlSession {
 
     /// Runs one command; `command` is its entry in `commandTable`.
     private func execute(_ request: MPDProtocol.Request?, _ command: MPDCommand?) throws -> Reply {
-        guard let request else { throw MPDProtocol.Ack(code: .unknown, message: "No command given") }
+        guard let request else { throw MPDProtocol.Ack.unparsed("No command given") }
         // What the connection takes (idle, pictures...) reaches here only in a command list,
         // or with arguments it does not take: no command, as ever.
         guard let command, case .reply(let reply) = command.run else { throw Self.unknown(request.name) }
@@ -329,7 +329,7 @@ public final class ControlSession {
     }
 
     private static func unknown(_ name: String) -> MPDProtocol.Ack {
-        MPDProtocol.Ack(code: .unknown, message: "unknown command \"\(String(name.prefix(64)))\"")
+        MPDProtocol.Ack.unparsed("unknown command \"\(String(name.prefix(64)))\"")
     }
 
     /// The commands about the session itself: the connection, the password, what this

@@ -11,12 +11,28 @@ public enum MPDProtocol {
 
     /// MPD's ACK codes that apply here.
     public enum AckCode: Int, Sendable {
-        case notList = 1, argument = 2, password = 3, permission = 4, unknown = 5, noExist = 50, playlistMax = 51, system = 52, exist = 56
+        case notList = 1, argument = 2, password = 3, permission = 4, unknown = 5, noExist = 50, playlistMax = 51, system = 52,
+             playerSync = 55, exist = 56
     }
 
     public struct Ack: Error, Equatable {
         public var code: AckCode
         public var message: String
+        /// Raised before any command was known (the line does not split, or names no
+        /// command): MPD's ACK then names none, `{}`.
+        public var beforeCommand = false
+
+        public init(code: AckCode, message: String) {
+            self.code = code
+            self.message = message
+        }
+
+        /// A line that names no command the server knows, or cannot be split into words.
+        public static func unparsed(_ message: String) -> Ack {
+            var ack = Ack(code: .unknown, message: message)
+            ack.beforeCommand = true
+            return ack
+        }
     }
 
     /// A request line split into words: the command's name, then its arguments.
@@ -57,7 +73,7 @@ public enum MPDProtocol {
                     }
                     i += 1
                 }
-                if inQuotes { throw Ack(code: .argument, message: "Missing closing '\"'") }
+                if inQuotes { throw Ack.unparsed("Missing closing '\"'") }
                 let bytes = UnsafeBufferPointer(rebasing: bytes[start..<i])
                 let word = quoted ? unquoted(bytes) : String(decoding: bytes, as: UTF8.self)
                 if name == nil { name = word } else { arguments.append(word) }

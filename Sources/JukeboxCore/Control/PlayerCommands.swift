@@ -2,6 +2,9 @@
 /// options, and the status and queue as clients read them. Each is applied to the player
 /// under its lock (`Player.perform`) before the reply is made.
 extension ControlSession {
+    /// MPD's answer to moving on while stopped.
+    static let notPlaying = MPDProtocol.Ack(code: .playerSync, message: "Not playing")
+
     static let playerCommands: [MPDCommand] = [
         .init("play", .change, 0...1) { s, request in
             guard let arg = request.arguments.first else { s.player.perform(.play); return "" }
@@ -33,8 +36,32 @@ extension ControlSession {
             return ""
         },
         .init("stop", .change, 0...0) { s, _ in s.player.perform(.stop); return "" },
-        .init("next", .change, 0...0) { s, _ in s.player.perform(.next); return "" },
-        .init("previous", .change, 0...0) { s, _ in s.player.perform(.previous); return "" },
+        // As MPD's: both need a track to move on from and play on from a pause, and
+        // `previous` is the entry above (in random play, the one heard before). The box's
+        // own buttons keep a pause and walk back through what was heard.
+        .init("next", .change, 0...0) { s, _ in
+            var paused = false
+            try s.player.perform { status throws(MPDProtocol.Ack) in
+                guard status.state != .stopped, status.state != .error else { throw ControlSession.notPlaying }
+                paused = status.state == .paused
+                return .next
+            }
+            if paused { s.player.perform(.play) }
+            return ""
+        },
+        .init("previous", .change, 0...0) { s, _ in
+            var paused = false
+            try s.player.perform { status throws(MPDProtocol.Ack) in
+                guard status.state != .stopped, status.state != .error, let current = status.queuePosition else {
+                    throw ControlSession.notPlaying
+                }
+                paused = status.state == .paused
+                guard !status.options.random else { return .previous }
+                return .playPosition(current > 0 ? current - 1 : status.options.repeat ? status.queueLength - 1 : 0)
+            }
+            if paused { s.player.perform(.play) }
+            return ""
+        },
         .init("seekcur", .change, 1...1) { s, request in
             let arg = request.arguments[0]
             guard let seconds = Double(arg), seconds.isFinite else {
@@ -93,9 +120,18 @@ extension ControlSession {
         },
         .init("replay_gain_status", .read, 0...0) { s, _ in "replay_gain_mode: \(s.player.status.replayGainMode.rawValue)\n" },
         .init("status", .read, 0...0) { s, _ in
-            let status = s.player.status
-            return .text(ControlSession.status(status, bitrate: status.state == .playing || status.state == .paused ? s.averageBitrate(status) : nil,
-                                     updating: s.catalog.updatingJob))
+            var status = s.player.status
+            // Until the track opens, its length and format are the library's: MPD answers
+            // `play` once its decoder has started, so a client that asks for the status
+            // right after (mpc does) sees them at once.
+            let started = status.state != .stopped && status.state != .error
+            var format: String?
+            if status.duration == 0, started, let path = status.path, let known = s.catalog.snapshot.tags(of: path) {
+                status.duration = known.seconds
+                format = known.format
+            }
+            return .text(ControlSession.status(status, bitrate: started ? s.averageBitrate(status) : nil,
+                                               updating: s.catalog.updatingJob, format: format))
         },
         .init("currentsong", .read, 0...0) { s, _ in
             let status = s.player.status

@@ -6,7 +6,8 @@ import Glibc
 /// and listings of thousands of songs built as bytes.
 extension ControlSession {
     /// `status`: MPD 0.23's fields in its order, then the box's own (`output`, `mixer`).
-    static func status(_ s: PlayerStatus, bitrate: Int?, updating: Int? = nil) -> String {
+    /// `format` stands in for the stream's while the track is not open yet.
+    static func status(_ s: PlayerStatus, bitrate: Int?, updating: Int? = nil, format: String? = nil) -> String {
         let o = s.options
         var out = "volume: \(s.volume)\nrepeat: \(o.repeat ? 1 : 0)\nrandom: \(o.random ? 1 : 0)\nsingle: \(MPDProtocol.text(o.single))\nconsume: \(o.consume ? 1 : 0)\n"
         out += "partition: default\nplaylist: \(s.queueVersion)\nplaylistlength: \(s.queueLength)\nmixrampdb: 0\n"
@@ -21,7 +22,11 @@ extension ControlSession {
             out += "time: \(Int(s.elapsed)):\(Int(s.duration.rounded()))\nelapsed: \(format3(s.elapsed))\n"
             if let bitrate { out += "bitrate: \(bitrate)\n" }
             out += "duration: \(format3(s.duration))\n"
-            if let info = s.info { out += "audio: \(info.sampleRate):\(info.sampleFormat.bitsPerSample):\(info.channels)\n" }
+            if let info = s.info {
+                out += "audio: \(info.sampleRate):\(info.sampleFormat.bitsPerSample):\(info.channels)\n"
+            } else if let format {
+                out += "audio: \(format)\n"
+            }
         }
         // Not MPD's: a network track's seconds downloaded ahead, and a wait for the network.
         if let buffered = s.bufferedSeconds { out += "buffered: \(format3(buffered))\n" }
