@@ -79,7 +79,8 @@ let package = Package(
         .testTarget(
             name: "JukeboxCoreTests",
             dependencies: ["JukeboxCore", "Jukebox", "CJPEGFixtures"],
-            // The screen's golden images, read from the source tree by path.
+            // The screen's golden images and the differences from MPD the protocol test
+            // allows, read from the source tree by path.
             exclude: ["Golden"]
         ),
     ],

@@ -13,8 +13,9 @@ FONT_PACKAGES="fonts-dejavu-core fonts-wqy-microhei"
 # in a tmux pane), GNU time for the peak memory of a tool run, and nginx: the web
 # server that network playback is tested against (started on loopback by the tests), and
 # iproute2 for the network namespace, its throttle and the board's netem; icecast2, the
-# radio server the station tests start on loopback and feed with a source of their own.
-TEST_PACKAGES="sox flac lame mpg123 ffmpeg vorbis-tools opus-tools mpc time python3-mpd ncmpcpp tmux nginx-light iproute2 icecast2"
+# radio server the station tests start on loopback and feed with a source of their own;
+# and MPD itself, which the protocol test holds the control socket's replies against.
+TEST_PACKAGES="sox flac lame mpg123 ffmpeg vorbis-tools opus-tools mpc time python3-mpd ncmpcpp tmux nginx-light iproute2 icecast2 mpd"
 # Measuring tools and the peers the benchmarks run beside us.
 BENCH_PACKAGES="time mpd mpc libjpeg-turbo-progs"
 

@@ -1,0 +1,64 @@
+import Foundation
+
+/// Debian's MPD as the protocol's oracle: `mpd --no-daemon` on a music folder, with a null
+/// output named as the box names its own (`null-sink`) and a software mixer as the box
+/// has there, and its own database, stored playlists and socket in a folder of its own.
+final class MPDPeer {
+    let socket: String
+    let folder: String
+    private let process = Process()
+
+    init(name: String, musicDirectory: String, playlistsDirectory: String) throws {
+        folder = NSTemporaryDirectory() + "jukebox-mpd-\(name)-\(getpid())"
+        try? FileManager.default.removeItem(atPath: folder)
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        socket = folder + "/socket"
+        let config = """
+            music_directory "\(musicDirectory)"
+            playlist_directory "\(playlistsDirectory)"
+            db_file "\(folder)/database"
+            log_file "\(folder)/log"
+            bind_to_address "\(socket)"
+            auto_update "no"
+            zeroconf_enabled "no"
+            audio_output {
+                type "null"
+                name "null-sink"
+                mixer_type "software"
+            }
+
+            """
+        try config.write(toFile: folder + "/mpd.conf", atomically: true, encoding: .utf8)
+        process.executableURL = URL(fileURLWithPath: try Tools.path(of: "mpd"))
+        process.arguments = ["--no-daemon", folder + "/mpd.conf"]
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+    }
+
+    deinit {
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        try? FileManager.default.removeItem(atPath: folder)
+    }
+
+    var log: String { (try? String(contentsOfFile: folder + "/log", encoding: .utf8)) ?? "" }
+
+    /// Scans the music folder and waits until the database holds `songs` songs.
+    func scan(expecting songs: Int, seconds: Double = 30) throws -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while !FileManager.default.fileExists(atPath: socket) {
+            guard Date() < deadline, process.isRunning else { return false }
+            usleep(50_000)
+        }
+        let connection = try RawMPDConnection(socket: socket)
+        _ = connection.reply(to: "update")
+        while Date() < deadline {
+            let status = connection.reply(to: "status")
+            let stats = connection.reply(to: "stats")
+            if !status.contains(where: { $0.hasPrefix("updating_db:") }), stats.contains("songs: \(songs)") { return true }
+            usleep(100_000)
+        }
+        return false
+    }
+}
