@@ -61,7 +61,7 @@ import Testing
         let reads: Set = [
             "albumart", "binarylimit", "close", "command_list_begin", "command_list_end", "command_list_ok_begin", "commands", "count",
             "currentsong", "decoders", "find", "getvol", "idle", "list", "listall", "listallinfo", "listfiles", "listplaylist",
-            "listplaylistinfo", "listplaylists", "lsinfo", "noidle", "notcommands", "outputs", "password", "ping", "playlistfind",
+            "listplaylistinfo", "listplaylists", "lsinfo", "noidle", "notcommands", "outputs", "password", "ping", "playlist", "playlistfind",
             "playlistid", "playlistinfo", "playlistsearch", "plchanges", "plchangesposid", "readpicture", "replay_gain_status", "search", "stats", "status",
             "tagtypes", "urlhandlers",
         ]

@@ -37,6 +37,8 @@ import Testing
         ("find-artist", ["find artist \"Artist One\""]),
         ("find-expression", ["find \"(album == 'Two Discs')\""]),
         ("find-multivalue", ["find artist \"Guest Singer\""]),
+        ("find-albumartist-fallback", ["find albumartist \"Björk\"", "count albumartist \"Mp3 Artist\""]),
+        ("find-empty", ["find title \"\"", "list album \"(artist == '')\""]),
         ("search-case", ["search title \"ALPHA\"", "search any \"ünï\""]),
         ("count", ["count artist \"Artist One\"", "count group artist"]),
         ("queue-add", ["add \"Artist One\"", "playlistinfo", "status"]),

@@ -66,9 +66,29 @@ import Testing
         #expect(say(s, "list album ABBA") == "Album: Arrival\nAlbum: Gold\nOK\n")
         #expect(say(s, #"list album "(artist == 'Bach')""#) == "Album: Suites\nOK\n")
         #expect(say(s, "list album group albumartist") == "AlbumArtist: ABBA\nAlbum: Arrival\nAlbum: Gold\nAlbumArtist: Bach\nAlbum: Suites\nOK\n")
-        #expect(say(s, "list genre") == "Genre: Classical\nGenre: Pop\nOK\n")
+        // Arrival has no genre: the empty value reaches it, as in MPD.
+        #expect(say(s, "list genre") == "Genre: \nGenre: Classical\nGenre: Pop\nOK\n")
+        #expect(files(say(s, "find genre \"\"")) == ["Abba/Arrival/01.flac"])
         #expect(say(s, "list label") == "OK\n")
         #expect(say(s, "list colour") == "ACK [2@0] {list} Unknown tag type: colour\n")
+    }
+
+    /// As MPD: a song without an album artist is found, listed and counted under its
+    /// artist; its own listing still shows only the tags it has.
+    @Test func albumArtistFallsBackToArtist() {
+        var scan = LibraryScan()
+        var alone = SongTags()
+        (alone.title, alone.artist, alone.album) = ("Song", "Solo", "Own")
+        var credited = alone
+        (credited.title, credited.albumArtist) = ("Other", "Various")
+        scan.tracks = [LibraryTrack(path: "/m/a.flac", tags: alone), LibraryTrack(path: "/m/b.flac", tags: credited)]
+        let catalog = LibraryCatalog()
+        catalog.publish(scan)
+        let s = ControlSession(player: Player(engine: FakeEngine()), scope: .init(musicDirectory: "/m"), catalog: catalog)
+        #expect(say(s, "list albumartist") == "AlbumArtist: Solo\nAlbumArtist: Various\nOK\n")
+        #expect(files(say(s, "find albumartist Solo")) == ["a.flac"])
+        #expect(say(s, "count albumartist Solo").hasPrefix("songs: 1\n"))
+        #expect(!say(s, "lsinfo a.flac").contains("AlbumArtist"))
     }
 
     @Test func findaddQueuesWhatItFinds() {

@@ -72,9 +72,10 @@ extension ControlSession {
             }
             let playlists = name == "lsinfo" ? playlistsListed(in: String(prefix.dropLast()), root: uri.isEmpty || uri == "/", known) : ""
             return .stream(ReplyStream.text(folders).followed(by: listed).followed(by: .text(playlists)))
-        default:  // listall, listallinfo: everything below, each folder named once before its files
+        default:  // listall, listallinfo: the folder itself (as MPD), then everything below, each folder named once before its files
             var named = Set<String>()
-            return .stream(ReplyStream.items(inside.count) { [unowned self] k, out in
+            let itself = uri.isEmpty || uri == "/" ? "" : "directory: \(MPDProtocol.value(library.uri(String(prefix.dropLast()))))\n"
+            return .stream(ReplyStream.text(itself).followed(by: ReplyStream.items(inside.count) { [unowned self] k, out in
                 let track = known.tracks[inside[k]]
                 let rest = track.path.dropFirst(prefix.count)
                 var from = rest.startIndex
@@ -88,7 +89,7 @@ extension ControlSession {
                 } else {
                     appendSong(to: &out, path: track.path, spot: nil, tags: track.tags)
                 }
-            })
+            }))
         }
     }
 

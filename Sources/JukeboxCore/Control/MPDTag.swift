@@ -31,6 +31,12 @@ public enum MPDTag: String, CaseIterable, Sendable {
     /// Whether MPD knows the name, read here or not.
     static func isKnown(_ name: String) -> Bool { MPDTag(named: name) != nil || otherNames.contains(name.lowercased()) }
 
+    /// The value a filter matches and `list` and `count` group by, as MPD takes it: a song
+    /// without an album artist is under its artist. Songs themselves list what they hold.
+    public func matchedValue(in t: SongTags) -> String? {
+        self == .albumArtist ? t.albumArtist ?? t.artist : value(in: t)
+    }
+
     public func value(in t: SongTags) -> String? {
         switch self {
         case .artist: t.artist

@@ -146,6 +146,14 @@ extension ControlSession {
             let range = try request.arguments.first.map { try ControlSession.range($0, within: listing.paths.count) } ?? 0..<listing.paths.count
             return .stream(s.songs(range, of: listing, status: status))
         },
+        // MPD's oldest queue listing, still sent by some clients: `POSITION:file: NAME`.
+        .init("playlist", .read, 0...0) { s, _ in
+            let listing = s.player.listing
+            let library = s.library
+            return .stream(ReplyStream.items(listing.paths.count) { i, out in
+                out.append(contentsOf: "\(i):file: \(MPDProtocol.value(library.uri(listing.paths[i])))\n".utf8)
+            })
+        },
         .init("playlistid", .read, 0...1) { s, request in
             let status = s.player.status
             let listing = s.player.listing

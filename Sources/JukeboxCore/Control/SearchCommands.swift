@@ -60,7 +60,7 @@ extension ControlSession {
         var found = tracks.indices.filter { at in test(tracks[at].tags, { library.uri(tracks[at].path) }) }
         if let sortTag {
             found.sort {
-                let (a, b) = (sortTag.value(in: tracks[$0].tags) ?? "", sortTag.value(in: tracks[$1].tags) ?? "")
+                let (a, b) = (sortTag.matchedValue(in: tracks[$0].tags) ?? "", sortTag.matchedValue(in: tracks[$1].tags) ?? "")
                 return descending ? NaturalOrder.less(b, a) : NaturalOrder.less(a, b)
             }
         }
@@ -98,7 +98,7 @@ extension ControlSession {
         }
         guard let group = groups.first else { return .text(totals(found)) }
         var byValue: [String: [LibraryTrack]] = [:]
-        for track in found { byValue[group.value(in: track.tags) ?? "", default: []].append(track) }
+        for track in found { byValue[group.matchedValue(in: track.tags) ?? "", default: []].append(track) }
         return .text(byValue.keys.sorted(by: NaturalOrder.less).map { value in
             "\(group.rawValue): \(MPDProtocol.value(value))\n" + totals(byValue[value]!)
         }.joined())
@@ -132,17 +132,17 @@ extension ControlSession {
         let found = test.map { test in known.tracks.filter { track in test(track.tags, { library.uri(track.path) }) } } ?? known.tracks
         guard let wanted else { return .text(found.map { "file: \(MPDProtocol.value(library.uri($0.path)))\n" }.joined()) }
         // Each distinct combination of the group values and the value, sorted, each
-        // group line written when it changes (as MPD does). Without groups, the values
-        // alone: no array for each of 10,000 tracks.
+        // group line written when it changes (as MPD does). A song without the tag gives
+        // the empty value, so tag browsers can reach untagged songs. Without groups, the
+        // values alone: no array for each of 10,000 tracks.
         var rows = Set<[String]>()
         if groups.isEmpty {
             var values = Set<String>()
-            for track in found { if let value = wanted.value(in: track.tags) { values.insert(value) } }
+            for track in found { values.insert(wanted.matchedValue(in: track.tags) ?? "") }
             rows = Set(values.map { [$0] })
         } else {
             for track in found {
-                guard let value = wanted.value(in: track.tags) else { continue }
-                rows.insert(groups.map { $0.value(in: track.tags) ?? "" } + [value])
+                rows.insert(groups.map { $0.matchedValue(in: track.tags) ?? "" } + [wanted.matchedValue(in: track.tags) ?? ""])
             }
         }
         let sorted = rows.sorted { a, b in

@@ -62,7 +62,7 @@ public indirect enum SongFilter {
                 let folder = value.hasSuffix("/") ? value : value + "/"
                 return { _, uri in value.isEmpty || uri().hasPrefix(folder) }
             case .file: return { _, uri in check(uri()) }
-            case .tag(let tag): return { tags, _ in check(tag.value(in: tags)) }
+            case .tag(let tag): return { tags, _ in check(tag.matchedValue(in: tags)) }
             case .unreadTag:
                 let answer = check(nil)
                 return { _, _ in answer }
