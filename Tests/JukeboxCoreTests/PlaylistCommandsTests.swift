@@ -96,6 +96,22 @@ import Testing
         #expect(box.say("save mix sideways") == "ACK [2@0] {save} Unrecognized save mode: sideways\n")
     }
 
+    /// A stored playlist MPD wrote (moved over with its playlists folder) names files
+    /// relative to the music folder; one the box wrote inside the music folder climbs out
+    /// of the playlists folder (`../`). Both are read as meant.
+    @Test func mpdsStoredPlaylistsAreReadAgainstTheMusicFolder() throws {
+        for inside in [false, true] {
+            let box = try Box("mpd-style-\(inside)", playlistsInside: inside)
+            try FileManager.default.createDirectory(atPath: box.playlists, withIntermediateDirectories: true)
+            try "Bach/x.mp3\nAbba/Gold/01 a.flac\n".write(toFile: box.playlists + "/fromMPD.m3u", atomically: true, encoding: .utf8)
+            #expect(box.say("listplaylist fromMPD") == "file: Bach/x.mp3\nfile: Abba/Gold/01 a.flac\nOK\n", "inside: \(inside)")
+            #expect(box.say("clear") == "OK\n" && box.say("load fromMPD") == "OK\n")
+            #expect(box.player.listing.paths == ["\(box.music)/Bach/x.mp3", "\(box.music)/Abba/Gold/01 a.flac"])
+            #expect(box.say("save own") == "OK\n")
+            #expect(box.say("listplaylist own") == "file: Bach/x.mp3\nfile: Abba/Gold/01 a.flac\nOK\n", "inside: \(inside)")
+        }
+    }
+
     @Test func editPlaylistsInPlace() throws {
         let box = try Box("edit")
         #expect(box.say("playlistadd new \"Bach/x.mp3\"") == "OK\n")

@@ -112,7 +112,7 @@ public final class ControlSession {
         mayChange = local || password.isEmpty
         self.catalog = catalog
         library = LibraryPaths(musicDirectory: scope.musicDirectory)
-        playlists = StoredPlaylists(folder: scope.playlistsDirectory)
+        playlists = StoredPlaylists(folder: scope.playlistsDirectory, musicDirectory: scope.musicDirectory)
         self.commandsPerCall = max(1, commandsPerCall)
         self.maximumCommandListBytes = maximumCommandListBytes
     }

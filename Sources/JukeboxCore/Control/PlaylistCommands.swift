@@ -15,7 +15,8 @@ extension ControlSession {
         .init("load", .change, 1...3) { s, request in
             let args = request.arguments
             let file = try s.storedFile(args[0])
-            return s.afterReading({ try ControlSession.acked { () throws(StoredPlaylists.Failure) in try StoredPlaylists.entries(of: file()) } }) { [unowned s] all in
+            let playlists = s.playlists
+            return s.afterReading({ try ControlSession.acked { () throws(StoredPlaylists.Failure) in try playlists.entries(of: file()) } }) { [unowned s] all in
                 let tracks = args.count >= 2 ? all[try ControlSession.range(args[1], within: all.count)] : all[...]
                 let known = s.catalog.snapshot
                 let playable = tracks.filter { known.positions[$0] != nil }
@@ -93,14 +94,15 @@ extension ControlSession {
         let args = request.arguments
         let file = try storedFile(args[0])
         let ranged = args.count == 2
+        let playlists = self.playlists
         return afterReading({
             try Self.acked { () throws(StoredPlaylists.Failure) in
                 let path = try file()
-                return StoredPlaylistFile(path: path, count: ranged ? try StoredPlaylists.count(of: path) : nil)
+                return StoredPlaylistFile(path: path, count: ranged ? try playlists.count(of: path) : nil)
             }
         }, then: { [unowned self] found in
             let range = try found.count.map { try Self.range(args[1], within: $0) } ?? 0..<Int.max
-            var tracks = try Self.acked { () throws(StoredPlaylists.Failure) in try StoredPlaylists.tracks(of: found.path) }
+            var tracks = try Self.acked { () throws(StoredPlaylists.Failure) in try playlists.tracks(of: found.path) }
             let known = catalog.snapshot
             var (skip, left) = (range.lowerBound, range.count)
             return .stream(ReplyStream.items(until: { [unowned self] out in

@@ -4,10 +4,11 @@ import Glibc
 
 /// M3U/M3U8 and PLS playlists, told apart by their content (`[playlist]` starts a PLS):
 /// one path or http(s) URL per line (M3U) or per `FileN=` (PLS), relative to the
-/// playlist's folder; `#EXTINF`, `TitleN=` and the rest are comments here. A line is read
-/// as UTF-8 (M3U8); a line that is not UTF-8 names the file with exactly those bytes if
-/// there is one (a Latin-1 name on a Linux disk), else is read as Latin-1 (a Windows
-/// playlist for files with UTF-8 names).
+/// playlist's folder (a stored playlist's to the music folder: `StoredPlaylists`);
+/// `#EXTINF`, `TitleN=` and the rest are comments here. A line is read as UTF-8 (M3U8);
+/// a line that is not UTF-8 names the file with exactly those bytes if there is one (a
+/// Latin-1 name on a Linux disk), else is read as Latin-1 (a Windows playlist for files
+/// with UTF-8 names).
 public struct M3UPlaylist: Sendable, Equatable {
     public var name: String
     public var path: String
@@ -16,8 +17,10 @@ public struct M3UPlaylist: Sendable, Equatable {
     /// Larger files are refused; a file is read a piece at a time, never whole.
     static let sizeLimit = 4 << 20
 
-    public static func read(_ path: String) throws -> M3UPlaylist {
-        var reading = try entries(of: path)
+    /// `folders`: where its relative lines are looked for, in turn (the playlist's own
+    /// folder when nil); a line found in none is taken in the first.
+    public static func read(_ path: String, relativeTo folders: [String]? = nil) throws -> M3UPlaylist {
+        var reading = try entries(of: path, relativeTo: folders)
         var entries: [TrackLocation] = []
         while let entry = try reading.next() { entries.append(entry) }
         return M3UPlaylist(name: name(ofFile: path), path: path, entries: entries)
@@ -25,19 +28,23 @@ public struct M3UPlaylist: Sendable, Equatable {
 
     /// The entries of the playlist file at `path`, read as they are asked for: a long
     /// playlist is listed to a client without ever being whole in memory.
-    static func entries(of path: String) throws -> FileEntries {
+    static func entries(of path: String, relativeTo folders: [String]? = nil) throws -> FileEntries {
         let lines = try FileLines(path: path, maximumLength: 64 << 10)
         guard lines.size <= Int64(sizeLimit) else {
             throw MediaError.unsupported(path, "file is \(lines.size) bytes, larger than the \(sizeLimit)-byte limit")
         }
-        return FileEntries(lines: EntryLines(lines), folder: path.lastIndex(of: "/").map { String(path[..<$0]) } ?? ".")
+        return FileEntries(lines: EntryLines(lines), folders: folders ?? [ownFolder(of: path)])
     }
+
+    static func ownFolder(of path: String) -> String { path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "." }
 
     /// A playlist file's entries one at a time, as paths (relative ones made absolute) or
     /// http(s) URLs; other schemes are passed over.
     struct FileEntries {
         var lines: EntryLines<FileLines>
-        let folder: String
+        /// Where relative lines are looked for, in turn; never empty. The last is the
+        /// playlist's own folder, where a line that climbs out of it (`../`) is taken.
+        let folders: [String]
 
         mutating func next() throws -> TrackLocation? {
             while let (raw, line) = try lines.next() {
@@ -46,10 +53,20 @@ public struct M3UPlaylist: Sendable, Equatable {
                     return .url(line)  // a track on a web server, downloaded when it plays
                 case .file:
                     if line.firstRange(of: "://") != nil { continue }  // other schemes are not played
-                    return .file(exactEntry(raw, folder: folder) ?? (line.hasPrefix("/") ? line : "\(folder)/\(line)"))
+                    for folder in folders { if let exact = exactEntry(raw, folder: folder) { return .file(exact) } }
+                    if line.hasPrefix("/") { return .file(line) }
+                    if line.hasPrefix("../") { return .file("\(folders[folders.count - 1])/\(line)") }
+                    // With a choice of folders, the first that holds the file (a stat each).
+                    let found = folders.count > 1 ? folders.first { exists("\($0)/\(line)") } : nil
+                    return .file("\(found ?? folders[0])/\(line)")
                 }
             }
             return nil
+        }
+
+        private func exists(_ path: String) -> Bool {
+            var st = stat()
+            return FilePath.withCString(path, { stat($0, &st) }) == 0
         }
     }
 

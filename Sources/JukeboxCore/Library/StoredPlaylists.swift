@@ -9,11 +9,27 @@ import Glibc
 public struct StoredPlaylists: Sendable {
     /// The playlists folder; empty when none is configured.
     public let folder: String
+    /// The music folder, which a stored playlist's relative lines name files in (as MPD's).
+    public let musicDirectory: String?
 
-    public init(folder: String) {
-        var folder = folder
-        while folder.count > 1, folder.hasSuffix("/") { folder.removeLast() }
-        self.folder = folder
+    public init(folder: String, musicDirectory: String? = nil) {
+        func trimmed(_ path: String) -> String {
+            var path = path
+            while path.count > 1, path.hasSuffix("/") { path.removeLast() }
+            return path
+        }
+        self.folder = trimmed(folder)
+        self.musicDirectory = musicDirectory.map(trimmed)
+    }
+
+    /// Where the relative lines of the playlist file at `path` name files, in turn: as in
+    /// MPD, a stored playlist's are relative to the music folder, then to its own folder
+    /// (where the box writes `../Artist/x.flac` for a playlists folder inside the music
+    /// folder); a playlist anywhere else (one in the music folder) names files beside it.
+    public func folders(for path: String) -> [String] {
+        let own = M3UPlaylist.ownFolder(of: path)
+        guard let musicDirectory, !folder.isEmpty, own == folder, musicDirectory != own else { return [own] }
+        return [musicDirectory, own]
     }
 
     public enum Failure: Error, Equatable, CustomStringConvertible {
@@ -69,7 +85,7 @@ public struct StoredPlaylists: Sendable {
 
     /// The tracks of playlist `name`, as absolute paths with `.` and `..` resolved.
     public func read(_ name: String) throws(Failure) -> [String] {
-        try Self.entries(of: file(name))
+        try entries(of: file(name))
     }
 
     /// The file of playlist `name`.
@@ -79,16 +95,16 @@ public struct StoredPlaylists: Sendable {
     }
 
     /// The tracks of the playlist file at `path`.
-    public static func entries(of path: String) throws(Failure) -> [String] {
-        var tracks = try Self.tracks(of: path)
+    public func entries(of path: String) throws(Failure) -> [String] {
+        var tracks = try tracks(of: path)
         var entries: [String] = []
         while let track = try tracks.next() { entries.append(track) }
         return entries
     }
 
     /// How many tracks the playlist file at `path` names, read through without keeping them.
-    public static func count(of path: String) throws(Failure) -> Int {
-        var tracks = try Self.tracks(of: path)
+    public func count(of path: String) throws(Failure) -> Int {
+        var tracks = try tracks(of: path)
         var count = 0
         while try tracks.next() != nil { count += 1 }
         return count
@@ -96,9 +112,9 @@ public struct StoredPlaylists: Sendable {
 
     /// The tracks of the playlist file at `path` one at a time, as absolute paths with `.`
     /// and `..` resolved: a long playlist is never whole in memory.
-    public static func tracks(of path: String) throws(Failure) -> Tracks {
+    public func tracks(of path: String) throws(Failure) -> Tracks {
         do {
-            return Tracks(path: path, entries: try M3UPlaylist.entries(of: path))
+            return Tracks(path: path, entries: try M3UPlaylist.entries(of: path, relativeTo: folders(for: path)))
         } catch {
             throw .unreadable(path: path, reason: "\(error)")
         }
@@ -140,7 +156,7 @@ public struct StoredPlaylists: Sendable {
     public func edit(_ name: String, creating: Bool = false, _ change: (inout [String]) throws(Failure) -> Void) throws(Failure) {
         var tracks: [String]
         if let path = try existing(name) {
-            tracks = try Self.entries(of: path)
+            tracks = try entries(of: path)
         } else if creating {
             tracks = []
         } else {

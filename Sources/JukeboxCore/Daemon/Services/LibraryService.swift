@@ -205,7 +205,8 @@ final class LibraryService: Service, @unchecked Sendable {
         } else if !library.playlist.isEmpty {
             if let chosen = scan.playlists.first(where: { $0.name == library.playlist }) {
                 do {
-                    let entries = try M3UPlaylist.read(chosen.path).entries
+                    let stored = StoredPlaylists(folder: library.playlistsDirectory, musicDirectory: library.musicDirectory)
+                    let entries = try M3UPlaylist.read(chosen.path, relativeTo: stored.folders(for: chosen.path)).entries
                     let playable = Set(queue.map(LibraryScanner.canonical))
                     // Its URLs play as they are; its files only if the library has them.
                     queue = entries.compactMap { entry in
