@@ -13,7 +13,7 @@ final class RawMPDConnection {
 
     init(socket path: String, timeoutSeconds: Int = 10) throws {
         fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw POSIXError(.EMFILE) }
+        guard fd >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
         let bytes = Array(path.utf8)
@@ -24,8 +24,9 @@ final class RawMPDConnection {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
         }
         guard connected == 0 else {
+            let failure = POSIXErrorCode(rawValue: errno) ?? .ECONNREFUSED
             close(fd)
-            throw POSIXError(.ECONNREFUSED)
+            throw POSIXError(failure)
         }
         greeting = readLine() ?? "<closed>"
     }
