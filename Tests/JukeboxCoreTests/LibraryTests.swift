@@ -10,6 +10,14 @@ import Testing
         #expect(names.sorted(by: NaturalOrder.less) == ["a.flac", "B.flac", "Track 1.flac", "track 2.flac", "Track 02b.flac", "Track 10.flac"])
     }
 
+    /// Accents and case count only between names otherwise equal, as in MPD's collation.
+    @Test func namesSortWithoutAccentsAsMPDCollates() {
+        let names = ["Untagged", "Ünïcødé", "Emile", "Zebra", "Éclair", "émile", "Track 10", "Track 2", "Łódź", "Lodz"]
+        #expect(names.sorted(by: NaturalOrder.less) == ["Éclair", "Emile", "émile", "Lodz", "Łódź", "Track 2", "Track 10", "Ünïcødé", "Untagged", "Zebra"])
+        #expect(NaturalOrder.compare("Ünïcødé", "Ünïcødé") == 0)
+        #expect(NaturalOrder.compare("Unicode", "Ünïcødé") != 0)
+    }
+
     @Test func scanFindsMusicByContentInNaturalOrderAndReportsBadFiles() throws {
         let root = try fx.scratchFolder("library")
         let fm = FileManager.default

@@ -1,4 +1,6 @@
-/// "Track 2" before "Track 10": text compared without case, runs of digits as numbers.
+/// "Track 2" before "Track 10": text compared without case or accents ("Ünïcødé" before
+/// "Untagged", as MPD collates), runs of digits as numbers; names equal that way are
+/// ordered by their accents and case, then their bytes.
 public enum NaturalOrder {
     public static func less(_ a: String, _ b: String) -> Bool { compare(a, b) < 0 }
 
@@ -9,6 +11,12 @@ public enum NaturalOrder {
     /// Parts of strings compared in place: sorting a library's paths by folder and name
     /// makes no copy of either.
     static func compare(_ a: Substring, _ b: Substring) -> Int {
+        let primary = compare(a, b, foldingAccents: true)
+        if primary != 0 { return primary }
+        return compare(a, b, foldingAccents: false)
+    }
+
+    private static func compare(_ a: Substring, _ b: Substring, foldingAccents: Bool) -> Int {
         var i = a.unicodeScalars.makeIterator(), j = b.unicodeScalars.makeIterator()
         var x = i.next(), y = j.next()
         while let cx = x, let cy = y {
@@ -21,6 +29,9 @@ public enum NaturalOrder {
             if cx.isASCII, cy.isASCII {
                 let lx = cx.asciiLowercased, ly = cy.asciiLowercased
                 if lx != ly { return lx < ly ? -1 : 1 }
+            } else if foldingAccents, let bx = cx.isASCII ? cx.asciiLowercased : LatinFold.base(cx),
+                      let by = cy.isASCII ? cy.asciiLowercased : LatinFold.base(cy) {
+                if bx != by { return bx < by ? -1 : 1 }
             } else {
                 let lx = cx.properties.lowercaseMapping, ly = cy.properties.lowercaseMapping
                 if lx != ly { return lx < ly ? -1 : 1 }
@@ -28,7 +39,7 @@ public enum NaturalOrder {
             x = i.next()
             y = j.next()
         }
-        if x == nil, y == nil { return a == b ? 0 : (a < b ? -1 : 1) }
+        if x == nil, y == nil { return foldingAccents || a == b ? 0 : (a < b ? -1 : 1) }
         return x == nil ? -1 : 1
     }
 
