@@ -118,7 +118,7 @@ import Testing
         metadata.composer = "C"
         player.engineEvent(.trackOpened(token: engine.lastPlayToken!, info: StreamInfo(sampleRate: 44100, channels: 2, sampleFormat: .s16, totalFrames: 441_000), metadata: metadata))
         let all = reply(s, "currentsong")
-        #expect(all.contains("Format: 44100:16:2\n") && all.contains("Artist: A\nTitle: T\nGenre: G\nComposer: C\n"), "\(all)")
+        #expect(all.contains("Format: 44100:16:2\n") && all.contains("Title: T\nArtist: A\nGenre: G\nComposer: C\n"), "\(all)")
         #expect(reply(s, "tagtypes").contains("tagtype: AlbumArtist\n"))
         _ = reply(s, "tagtypes clear")
         _ = reply(s, "tagtypes enable title genre")

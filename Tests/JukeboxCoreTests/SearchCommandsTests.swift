@@ -69,7 +69,8 @@ import Testing
         // Arrival has no genre: the empty value reaches it, as in MPD.
         #expect(say(s, "list genre") == "Genre: \nGenre: Classical\nGenre: Pop\nOK\n")
         #expect(files(say(s, "find genre \"\"")) == ["Abba/Arrival/01.flac"])
-        #expect(say(s, "list label") == "OK\n")
+        // No song has a label: each gives the empty value.
+        #expect(say(s, "list label") == "Label: \nOK\n")
         #expect(say(s, "list colour") == "ACK [2@0] {list} Unknown tag type: colour\n")
     }
 
@@ -97,6 +98,31 @@ import Testing
         #expect(player.listing.paths == ["/m/Abba/Gold/01.flac", "/m/Abba/Gold/02.flac"])
         #expect(say(s, "searchadd title air position 0") == "OK\n")
         #expect(player.listing.paths.first == "/m/Bach/01.flac")
+    }
+
+    /// A song with two artists is found, listed and counted under each, as in MPD.
+    @Test func aSecondArtistIsASecondArtist() {
+        var m = TrackMetadata()
+        m.add(.title, "Duet")
+        m.add(.artist, "Singer")
+        m.add(.artist, "Guest")
+        m.add(.album, "Pairs")
+        var scan = LibraryScan()
+        var solo = TrackMetadata()
+        solo.add(.artist, "Singer")
+        solo.add(.album, "Alone")
+        scan.tracks = [LibraryTrack(path: "/m/duet.flac", tags: SongTags(m, info: nil)), LibraryTrack(path: "/m/solo.flac", tags: SongTags(solo, info: nil))]
+        let catalog = LibraryCatalog()
+        catalog.publish(scan)
+        let s = ControlSession(player: Player(engine: FakeEngine()), scope: .init(musicDirectory: "/m"), catalog: catalog)
+        #expect(say(s, "list artist") == "Artist: Guest\nArtist: Singer\nOK\n")
+        #expect(say(s, "list album group artist") == "Artist: Guest\nAlbum: Pairs\nArtist: Singer\nAlbum: Alone\nAlbum: Pairs\nOK\n")
+        #expect(say(s, "count group artist") == "Artist: Guest\nsongs: 1\nplaytime: 0\nArtist: Singer\nsongs: 2\nplaytime: 0\nOK\n")
+        let found = say(s, "find artist Guest")
+        #expect(found.hasPrefix("file: duet.flac\n") && found.contains("Artist: Singer\n") && found.contains("Artist: Guest\n"), "\(found)")
+        // `!=` matches a song when any of its values differs, as MPD's filter does.
+        #expect(say(s, "find \"(artist != 'Singer')\"").hasPrefix("file: duet.flac\n"))
+        #expect(say(s, "stats").contains("artists: 2\nalbums: 2\nsongs: 2\n"))
     }
 }
 

@@ -53,11 +53,16 @@ public final class ControlSession {
     /// and closes the connection after a few.
     private(set) var wrongPasswords = 0
     /// The tags this client asked for (`tagtypes`); all of them at first.
-    private var tags = Set(MPDTag.allCases) {
-        didSet { listedTags = MPDTag.allCases.filter(tags.contains) }
+    private var tags = Set(MPDTag.offered) {
+        didSet {
+            listedTags = MPDTag.offered.filter(tags.contains)
+            listedTagCodes = listedTags.reduce(0) { $0 | 1 << $1.code }
+        }
     }
-    /// The same, in the order songs list them (looked up once, not for every song).
-    private(set) var listedTags = MPDTag.allCases
+    /// The same, in the table's order, and as a bit for each tag's code (looked up once,
+    /// not for every song).
+    private(set) var listedTags = MPDTag.offered
+    private(set) var listedTagCodes: UInt64 = MPDTag.offered.reduce(0) { $0 | 1 << $1.code }
     /// The largest binary chunk this client takes (`binarylimit`; MPD's default 8192).
     var binaryLimit = 8192
     /// The current file's average bitrate, worked out once per track.
@@ -355,13 +360,13 @@ public final class ControlSession {
         .init("notcommands", .read, 0...0) { s, _ in .text(ControlSession.commandTable.notCommands(mayChange: s.mayChange)) },
         .init("tagtypes", .read, 0...) { s, request in
             let args = request.arguments
-            guard let sub = args.first else { return .text(MPDTag.allCases.filter(s.tags.contains).map { "tagtype: \($0.rawValue)\n" }.joined()) }
+            guard let sub = args.first else { return .text(s.listedTags.map { "tagtype: \($0.rawValue)\n" }.joined()) }
             switch sub {
-            case "all": s.tags = Set(MPDTag.allCases)
+            case "all": s.tags = Set(MPDTag.offered)
             case "clear": s.tags = []
             case "enable", "disable":
                 guard args.count > 1 else { throw MPDProtocol.Ack(code: .argument, message: "Not enough arguments") }
-                for word in args.dropFirst() where !MPDTag.isKnown(word) {
+                for word in args.dropFirst() where MPDTag(named: word) == nil {
                     throw MPDProtocol.Ack(code: .argument, message: "Unknown tag type: \(word.prefix(64))")
                 }
                 let named = args.dropFirst().compactMap(MPDTag.init(named:))

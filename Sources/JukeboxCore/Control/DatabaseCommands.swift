@@ -40,70 +40,133 @@ extension ControlSession {
                 : song(path: track.path, spot: nil, tags: track.tags))
         }
         let prefix = folder.hasSuffix("/") ? folder : folder + "/"
-        // Positions, not copies of the tracks: a library of 100,000 is listed from its snapshot.
-        let inside = known.tracks.indices.filter { known.tracks[$0].path.hasPrefix(prefix) }
-        guard !inside.isEmpty || (uri.isEmpty || uri == "/") else { throw MPDProtocol.Ack(code: .noExist, message: "No such directory") }
+        let root = uri.isEmpty || uri == "/"
+        if name == "listfiles" { return try listFiles(String(prefix.dropLast()), root: root, known) }
+        let items = Self.items(under: prefix, known, storedPlaylists: playlists.folder)
+        guard !items.isEmpty || root else { throw MPDProtocol.Ack(code: .noExist, message: "No such directory") }
         switch name {
-        case "lsinfo", "listfiles":
-            // Its folders first, then its files, then (lsinfo) its playlists.
+        case "lsinfo":
+            // Its folders first, then its songs, then its playlists (at the root, the stored ones too).
             var folders = ""
             var seen = Set<Substring>()
-            var files: [Int] = []
-            for at in inside {
-                let path = known.tracks[at].path
+            var songs: [Int] = []
+            var inFolder = root ? playlists.list().map(Self.listed).joined() : ""
+            for item in items {
+                let path = item.path(known)
                 let rest = path.dropFirst(prefix.count)
                 if let slash = rest.firstIndex(of: "/") {
                     let sub = rest[..<slash]
                     if seen.insert(sub).inserted {
-                        let shown = name == "listfiles" ? String(sub) : library.uri(prefix + sub)
-                        folders += "directory: \(MPDProtocol.value(shown))\n"
+                        folders += "directory: \(MPDProtocol.value(library.uri(prefix + sub)))\n" + Self.modified(known.folderTimes[prefix + sub])
                     }
+                } else if case .track(let at) = item {
+                    songs.append(at)
                 } else {
-                    files.append(at)
+                    inFolder += playlistLines(path)
                 }
             }
-            let listed = ReplyStream.items(files.count) { [unowned self] k, out in
-                let track = known.tracks[files[k]]
-                if name == "listfiles" {
-                    out.append(contentsOf: "file: \(MPDProtocol.value(String(track.path.dropFirst(prefix.count))))\n".utf8)
-                } else {
-                    appendSong(to: &out, path: track.path, spot: nil, tags: track.tags)
-                }
+            let listed = ReplyStream.items(songs.count) { [unowned self] k, out in
+                appendSong(to: &out, path: known.tracks[songs[k]].path, spot: nil, tags: known.tracks[songs[k]].tags)
             }
-            let playlists = name == "lsinfo" ? playlistsListed(in: String(prefix.dropLast()), root: uri.isEmpty || uri == "/", known) : ""
-            return .stream(ReplyStream.text(folders).followed(by: listed).followed(by: .text(playlists)))
+            return .stream(ReplyStream.text(folders).followed(by: listed).followed(by: .text(inFolder)))
         default:  // listall, listallinfo: the folder itself (as MPD), then everything below, each folder named once before its files
             var named = Set<String>()
-            let itself = uri.isEmpty || uri == "/" ? "" : "directory: \(MPDProtocol.value(library.uri(String(prefix.dropLast()))))\n"
-            return .stream(ReplyStream.text(itself).followed(by: ReplyStream.items(inside.count) { [unowned self] k, out in
-                let track = known.tracks[inside[k]]
-                let rest = track.path.dropFirst(prefix.count)
+            let full = name == "listallinfo"
+            func directory(_ path: String) -> String {
+                "directory: \(MPDProtocol.value(library.uri(path)))\n" + (full ? Self.modified(known.folderTimes[path]) : "")
+            }
+            let itself = root ? "" : directory(String(prefix.dropLast()))
+            return .stream(ReplyStream.text(itself).followed(by: ReplyStream.items(items.count) { [unowned self] k, out in
+                let path = items[k].path(known)
+                let rest = path.dropFirst(prefix.count)
                 var from = rest.startIndex
                 while let slash = rest[from...].firstIndex(of: "/") {
-                    let sub = String(track.path[..<slash])
-                    if named.insert(sub).inserted { out.append(contentsOf: "directory: \(MPDProtocol.value(library.uri(sub)))\n".utf8) }
+                    let sub = String(path[..<slash])
+                    if named.insert(sub).inserted { out.append(contentsOf: directory(sub).utf8) }
                     from = rest.index(after: slash)
                 }
-                if name == "listall" {
-                    out.append(contentsOf: "file: \(MPDProtocol.value(library.uri(track.path)))\n".utf8)
-                } else {
-                    appendSong(to: &out, path: track.path, spot: nil, tags: track.tags)
+                switch items[k] {
+                case .track(let at) where full: appendSong(to: &out, path: path, spot: nil, tags: known.tracks[at].tags)
+                case .track: out.append(contentsOf: "file: \(MPDProtocol.value(library.uri(path)))\n".utf8)
+                case .playlist where full: out.append(contentsOf: playlistLines(path).utf8)
+                case .playlist: out.append(contentsOf: "playlist: \(MPDProtocol.value(library.uri(path)))\n".utf8)
                 }
             }))
         }
     }
 
-    /// The playlists `lsinfo` shows in `folder`: at the root the stored ones, by name; in
-    /// any folder the playlist files the library found there, by file name (not those of
-    /// the playlists folder, already shown at the root).
-    private func playlistsListed(in folder: String, root: Bool, _ known: LibraryCatalog.Snapshot) -> String {
-        var out = root ? playlists.list().map(Self.listed).joined() : ""
-        for playlist in known.playlists {
-            let at = AtomicFile.folder(of: playlist.path)
-            guard at == folder, at != playlists.folder, let modified = FileIdentity(path: playlist.path)?.modified else { continue }
-            out += "playlist: \(MPDProtocol.value(library.uri(playlist.path)))\nLast-Modified: \(MPDProtocol.timestamp(Int(modified / 1_000_000_000)))\n"
+    /// What a listing shows, in MPD's order: positions in the snapshot, not copies (a
+    /// library of 100,000 is listed from its snapshot).
+    private enum Item {
+        case track(Int)
+        case playlist(Int)
+
+        func path(_ known: LibraryCatalog.Snapshot) -> String {
+            switch self {
+            case .track(let at): known.tracks[at].path
+            case .playlist(let at): known.playlists[at].path
+            }
         }
-        return out
+    }
+
+    /// The tracks and the music's playlist files under `prefix` (not those of the stored
+    /// playlists' folder, which `lsinfo` shows at the root by name), each folder's
+    /// playlists after its songs and before its subfolders', as MPD walks its database.
+    private static func items(under prefix: String, _ known: LibraryCatalog.Snapshot, storedPlaylists: String) -> [Item] {
+        let tracks = known.tracks.indices.filter { known.tracks[$0].path.hasPrefix(prefix) }
+        // Each playlist goes after every track whose folder sorts at or before its own (the
+        // tracks are sorted by folder first, a folder before its subfolders): found by
+        // halving, so a library of 100,000 tracks with many playlists lists at once.
+        let placed = known.playlists.indices.compactMap { at -> (before: Int, playlist: Int)? in
+            let path = known.playlists[at].path
+            let folder = AtomicFile.folder(of: path)
+            guard path.hasPrefix(prefix), folder != storedPlaylists else { return nil }
+            var (low, high) = (0, tracks.count)
+            while low < high {
+                let middle = (low + high) / 2
+                if NaturalOrder.compare(AtomicFile.folder(of: known.tracks[tracks[middle]].path), folder) <= 0 { low = middle + 1 } else { high = middle }
+            }
+            return (low, at)
+        }.sorted { ($0.before, $0.playlist) < ($1.before, $1.playlist) }
+        var items: [Item] = []
+        items.reserveCapacity(tracks.count + placed.count)
+        var next = placed[...]
+        for (k, track) in tracks.enumerated() {
+            while let first = next.first, first.before == k { items.append(.playlist(first.playlist)); next = next.dropFirst() }
+            items.append(.track(track))
+        }
+        items += next.map { .playlist($0.playlist) }
+        return items
+    }
+
+    /// A playlist file as MPD lists it: its name in the music and its file's time.
+    private func playlistLines(_ path: String) -> String {
+        "playlist: \(MPDProtocol.value(library.uri(path)))\n" + Self.modified(FileIdentity(path: path).map { Int($0.modified / 1_000_000_000) })
+    }
+
+    /// `listfiles`: what the folder holds on disk, as MPD lists its storage: every file
+    /// (covers and text too) with its size and time, and its folders.
+    private func listFiles(_ folder: String, root: Bool, _ known: LibraryCatalog.Snapshot) throws -> Reply {
+        guard let names = try? FolderNames.list(folder, hidden: true) else {
+            throw MPDProtocol.Ack(code: .noExist, message: "No such directory")
+        }
+        var out = ""
+        for name in names where !name.contains("\n") {
+            var st = stat()
+            guard FilePath.withCString(folder + "/" + name, { stat($0, &st) }) == 0 else { continue }
+            let modified = Self.modified(Int(st.st_mtim.tv_sec))
+            switch st.st_mode & S_IFMT {
+            case S_IFDIR: out += "directory: \(MPDProtocol.value(name))\n" + modified
+            case S_IFREG: out += "file: \(MPDProtocol.value(name))\nsize: \(st.st_size)\n" + modified
+            default: continue
+            }
+        }
+        return .text(out)
+    }
+
+    /// A `Last-Modified` line, when the time is known.
+    private static func modified(_ seconds: Int?) -> String {
+        seconds.map { "Last-Modified: \(MPDProtocol.timestamp($0))\n" } ?? ""
     }
 
     /// MPD's `stats`: what the library holds and how long the box has been up and playing.
@@ -111,12 +174,12 @@ extension ControlSession {
         var artists = Set<String>(), albums = Set<String>()
         var seconds = 0.0
         for track in known.tracks {
-            if let artist = track.tags.artist { artists.insert(artist) }
-            if let album = track.tags.album { albums.insert(album) }
+            artists.formUnion(track.tags.values(.artist))
+            albums.formUnion(track.tags.values(.album))
             seconds += track.tags.seconds
         }
-        return "artists: \(artists.count)\nalbums: \(albums.count)\nsongs: \(known.tracks.count)\n"
-            + "uptime: \(Self.processUptime())\nplaytime: \(Int(player.playTime))\n"
+        return "uptime: \(Self.processUptime())\nplaytime: \(Int(player.playTime))\n"
+            + "artists: \(artists.count)\nalbums: \(albums.count)\nsongs: \(known.tracks.count)\n"
             + "db_playtime: \(Int(seconds.rounded()))\ndb_update: \(known.updated)\n"
     }
 

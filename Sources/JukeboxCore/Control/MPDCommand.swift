@@ -46,8 +46,14 @@ final class MPDCommand: Sendable {
         self.init(name, permission, arguments, run: .binary(binary))
     }
 
+    /// MPD lists `idle` and `close` in `commands`, but not `noidle` or the command-list
+    /// words, which are read before any command is looked up.
     convenience init(_ name: String, _ permission: Permission, _ arguments: some ArgumentCount, connection: ConnectionStep) {
-        self.init(name, permission, arguments, run: .connection(connection))
+        let listed = switch connection {
+        case .idle, .close: true
+        case .noidle, .listBegin, .listOKBegin, .listEnd: false
+        }
+        self.init(name, permission, arguments, listed: listed, run: .connection(connection))
     }
 
     private init(_ name: String, _ permission: Permission, _ arguments: some ArgumentCount, listed: Bool = true, run: Run) {

@@ -60,7 +60,7 @@ extension ControlSession {
         var found = tracks.indices.filter { at in test(tracks[at].tags, { library.uri(tracks[at].path) }) }
         if let sortTag {
             found.sort {
-                let (a, b) = (sortTag.matchedValue(in: tracks[$0].tags) ?? "", sortTag.matchedValue(in: tracks[$1].tags) ?? "")
+                let (a, b) = (sortTag.matchedValues(in: tracks[$0].tags).first ?? "", sortTag.matchedValues(in: tracks[$1].tags).first ?? "")
                 return descending ? NaturalOrder.less(b, a) : NaturalOrder.less(a, b)
             }
         }
@@ -97,9 +97,14 @@ extension ControlSession {
             return "songs: \(songs)\nplaytime: \(Int(seconds.rounded()))\n"
         }
         guard let group = groups.first else { return .text(totals(found)) }
+        // A song with two artists counts under each.
         var byValue: [String: [LibraryTrack]] = [:]
-        for track in found { byValue[group.matchedValue(in: track.tags) ?? "", default: []].append(track) }
-        return .text(byValue.keys.sorted(by: NaturalOrder.less).map { value in
+        for track in found {
+            let values = group.matchedValues(in: track.tags)
+            for value in values.isEmpty ? [""] : values { byValue[value, default: []].append(track) }
+        }
+        // By bytes, as MPD's map of values orders them.
+        return .text(byValue.keys.sorted(by: <).map { value in
             "\(group.rawValue): \(MPDProtocol.value(value))\n" + totals(byValue[value]!)
         }.joined())
     }
@@ -111,7 +116,6 @@ extension ControlSession {
         let wanted: MPDTag?
         if first.lowercased() == "file" { wanted = nil } else {
             guard let tag = MPDTag(named: first) else {
-                if MPDTag.isKnown(first) { return "" }  // a tag the box does not read: no values
                 throw MPDProtocol.Ack(code: .argument, message: "Unknown tag type: \(first.prefix(64))")
             }
             wanted = tag
@@ -135,18 +139,28 @@ extension ControlSession {
         // group line written when it changes (as MPD does). A song without the tag gives
         // the empty value, so tag browsers can reach untagged songs. Without groups, the
         // values alone: no array for each of 10,000 tracks.
+        // A song with two artists gives both.
+        func values(_ tag: MPDTag, _ tags: SongTags) -> [String] {
+            let found = tag.matchedValues(in: tags)
+            return found.isEmpty ? [""] : found
+        }
         var rows = Set<[String]>()
         if groups.isEmpty {
-            var values = Set<String>()
-            for track in found { values.insert(wanted.matchedValue(in: track.tags) ?? "") }
-            rows = Set(values.map { [$0] })
+            var all = Set<String>()
+            for track in found { all.formUnion(values(wanted, track.tags)) }
+            rows = Set(all.map { [$0] })
         } else {
             for track in found {
-                rows.insert(groups.map { $0.matchedValue(in: track.tags) ?? "" } + [wanted.matchedValue(in: track.tags) ?? ""])
+                var combinations: [[String]] = [[]]
+                for tag in groups + [wanted] {
+                    let each = values(tag, track.tags)
+                    combinations = combinations.flatMap { row in each.map { row + [$0] } }
+                }
+                rows.formUnion(combinations)
             }
         }
         let sorted = rows.sorted { a, b in
-            for (x, y) in zip(a, b) where x != y { return NaturalOrder.less(x, y) }
+            for (x, y) in zip(a, b) where x != y { return x < y }  // by bytes, as MPD's set of values
             return false
         }
         var out = ""

@@ -5,8 +5,6 @@
 public indirect enum SongFilter {
     public enum Subject: Sendable, Equatable {
         case tag(MPDTag)
-        /// A tag MPD knows that the box does not read: it never has a value.
-        case unreadTag
         /// Any tag.
         case any
         /// The file's name, relative to the music folder.
@@ -62,16 +60,27 @@ public indirect enum SongFilter {
                 let folder = value.hasSuffix("/") ? value : value + "/"
                 return { _, uri in value.isEmpty || uri().hasPrefix(folder) }
             case .file: return { _, uri in check(uri()) }
-            case .tag(let tag): return { tags, _ in check(tag.matchedValue(in: tags)) }
-            case .unreadTag:
-                let answer = check(nil)
-                return { _, _ in answer }
+            case .tag(let tag):
+                // As MPD: a song matches when any of its values does (`!=` too), and one
+                // without the tag (or its fallback) is tested as the empty value.
+                return { tags, _ in
+                    let values = tag.matchedValues(in: tags)
+                    return values.isEmpty ? check(nil) : values.contains(where: check)
+                }
             case .any:
                 switch comparison {
                 case .notEqual, .notMatches:
-                    return { tags, _ in MPDTag.allCases.allSatisfy { tag in tag.value(in: tags).map(check) ?? true } }
+                    return { tags, _ in
+                        var all = true
+                        tags.forEachValue { _, value in all = all && check(value) }
+                        return all
+                    }
                 default:
-                    return { tags, _ in MPDTag.allCases.contains { tag in tag.value(in: tags).map(check) ?? false } }
+                    return { tags, _ in
+                        var any = false
+                        tags.forEachValue { _, value in any = any || check(value) }
+                        return any
+                    }
                 }
             }
         }
@@ -128,7 +137,6 @@ public indirect enum SongFilter {
         case "base": return .base
         default:
             if let tag = MPDTag(named: name) { return .tag(tag) }
-            if MPDTag.isKnown(name) { return .unreadTag }
             throw Problem(message: "Unknown filter type: \(name.prefix(64))")
         }
     }

@@ -63,16 +63,18 @@ extension ControlSession {
             out.append(0x0a)
         }
         line("file: ", library.uri(path))
+        if let modified = known?.modified { line("Last-Modified: ", MPDProtocol.timestamp(modified)) }
         if let known {
             if let format = known.format { line("Format: ", format) }
-            for tag in listedTags {
-                guard let value = tag.value(in: known) else { continue }
+            // Each value the song holds, of the tags the client asked for, in the order read.
+            let wanted = listedTagCodes
+            known.forEachValue { tag, value in
+                guard wanted & 1 << tag.code != 0 else { return }
                 out.append(contentsOf: tag.rawValue.utf8)
                 out.append(contentsOf: [0x3a, 0x20])
                 out.append(contentsOf: MPDProtocol.value(value).utf8)
                 out.append(0x0a)
             }
-            if let name = known.name { line("Name: ", name) }
             if known.seconds > 0 {
                 line("Time: ", Int(known.seconds.rounded()))
                 let ms = Int((known.seconds * 1000).rounded())
@@ -132,7 +134,7 @@ extension ControlSession {
     /// for the others, the library's.
     func tags(of path: String, position: Int, status s: PlayerStatus, catalog known: LibraryCatalog.Snapshot) -> SongTags? {
         if position == s.queuePosition, let metadata = s.metadata {
-            var tags = SongTags(metadata, info: s.info)
+            var tags = SongTags(metadata, info: s.info, modified: known.tags(of: path)?.modified)
             if s.duration > 0 { tags.seconds = s.duration }
             return tags
         }

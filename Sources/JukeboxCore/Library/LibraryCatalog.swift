@@ -11,6 +11,8 @@ public final class LibraryCatalog: Sendable {
     public struct Snapshot: Sendable {
         public private(set) var tracks: [LibraryTrack] = []
         public private(set) var playlists: [LibraryPlaylist] = []
+        /// Each folder's modification time, seconds since 1970, by path (`LibraryScan`).
+        public private(set) var folderTimes: [String: Int] = [:]
         /// Where each track is in `tracks`.
         private var index = PathIndex([])
         /// When it was published (seconds since 1970; 0: never), MPD's `db_update`.
@@ -18,9 +20,10 @@ public final class LibraryCatalog: Sendable {
 
         init() {}
 
-        init(tracks: [LibraryTrack], playlists: [LibraryPlaylist]) {
+        init(tracks: [LibraryTrack], playlists: [LibraryPlaylist], folderTimes: [String: Int] = [:]) {
             self.tracks = tracks
             self.playlists = playlists
+            self.folderTimes = folderTimes
             index = PathIndex(tracks)
         }
 
@@ -76,7 +79,7 @@ public final class LibraryCatalog: Sendable {
     public var snapshot: Snapshot { shared.current.snapshot }
 
     public func publish(_ scan: LibraryScan) {
-        var next = Snapshot(tracks: scan.tracks, playlists: scan.playlists)
+        var next = Snapshot(tracks: scan.tracks, playlists: scan.playlists, folderTimes: scan.folderTimes)
         next.updated = time(nil)
         shared.withLock { $0.snapshot = next }
         tell(.published)

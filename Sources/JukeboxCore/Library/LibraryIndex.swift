@@ -17,7 +17,7 @@ public struct LibraryIndex: Sendable, Equatable {
     var folders: [String: FolderRecord]
 
     /// 3: files with chapters (an index from before would never list them).
-    static let header = "jukebox library index 3"
+    static let header = "jukebox library index 4"
     static let checksumPrefix = "# checksum "
     /// Far beyond a real library (10,000 tracks were about 2 MB before the tags, which
     /// add a line of some 100-200 bytes twice per track: an estimate, not measured).
@@ -141,14 +141,14 @@ public struct LibraryIndex: Sendable, Equatable {
         }
     }
 
-    /// A track's tags on the line after it: its length in ms, then the text fields
-    /// separated by tabs (empty for none; tabs and line breaks in a tag become spaces).
+    /// A track's tags on the line after it: its length in ms, the file's time in seconds,
+    /// then each value as `Name=value`, separated by tabs (tabs and line breaks in a value
+    /// become spaces).
     private static func tagsLine(_ tags: SongTags) -> String {
-        let fields = tags.texts.map { value -> String in
-            guard let value else { return "" }
-            return value.contains(where: { $0 == "\t" || $0.isNewline }) ? String(value.map { $0 == "\t" || $0.isNewline ? " " : $0 }) : value
+        let fields = tags.indexed.map { value -> String in
+            value.contains(where: { $0 == "\t" || $0.isNewline }) ? String(value.map { $0 == "\t" || $0.isNewline ? " " : $0 }) : value
         }
-        return "\(Tag.tags) \(Int((tags.seconds * 1000).rounded())) " + fields.joined(separator: "\t") + "\n"
+        return "\(Tag.tags) \(Int((tags.seconds * 1000).rounded())) \(number(tags.modified)) " + fields.joined(separator: "\t") + "\n"
     }
 
     private static func oneLine(_ text: String) -> String {
@@ -228,10 +228,11 @@ public struct LibraryIndex: Sendable, Equatable {
                 scan.tracks.append(LibraryTrack(path: string(path), discNumber: try optional(fields[0]), trackNumber: try optional(fields[1])))
             case Tag.tags:
                 // The tags of the track or file on the line before.
-                let (fields, texts) = try split(rest, count: 1)
+                let (fields, values) = try split(rest, count: 2)
                 var tags = SongTags()
                 tags.seconds = Double(try number(fields[0])) / 1000
-                tags.texts = texts.split(separator: 0x09, omittingEmptySubsequences: false).map { $0.isEmpty ? nil : string($0) }
+                tags.modified = try optional(fields[1])
+                tags.indexed = values.split(separator: 0x09).map { string($0) }
                 if previousTag == Tag.track, !scan.tracks.isEmpty {
                     let last = scan.tracks.count - 1
                     (tags.disc, tags.track) = (scan.tracks[last].discNumber, scan.tracks[last].trackNumber)
@@ -279,6 +280,7 @@ public struct LibraryIndex: Sendable, Equatable {
                 let id = FileID(device: UInt64(bitPattern: try number(fields[0])), inode: UInt64(bitPattern: try number(fields[1])))
                 let record = FolderRecord(id: id, modified: try number(fields[2]), entries: [])
                 folder = (string(path), record)
+                scan.folderTimes[string(path)] = Int(record.modified / 1_000_000_000)
             case Tag.subfolder, Tag.link:
                 guard folder != nil else { throw bad("folder entry") }
                 let entry = FolderEntry(name: string(rest), kind: tag == Tag.link ? .link : .folder)

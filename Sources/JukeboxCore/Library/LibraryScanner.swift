@@ -47,6 +47,9 @@ public struct LibraryPlaylist: Sendable, Equatable {
 public struct LibraryScan: Sendable, Equatable {
     public var tracks: [LibraryTrack] = []
     public var playlists: [LibraryPlaylist] = []
+    /// Each folder of the music's modification time (seconds since 1970), by path: MPD's
+    /// `Last-Modified` for a `directory`.
+    public var folderTimes: [String: Int] = [:]
     /// `path: reason` for each file that looked like audio but could not be read, and for
     /// each name or link the scan had to pass over. Ready to show (see `FilePath.displayed`).
     public var skipped: [String] = []

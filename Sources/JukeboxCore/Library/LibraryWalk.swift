@@ -89,6 +89,7 @@ struct LibraryWalk {
             foldersListed += 1
         }
         folders[folder] = FolderRecord(id: id, modified: modified, entries: entries)
+        result.folderTimes[folder] = Int(modified / 1_000_000_000)
         let lineage = ancestors + [id]
         var subfolders: [(path: String, id: FileID, modified: Int64)] = []
         for entry in entries {
@@ -116,7 +117,7 @@ struct LibraryWalk {
         for entry in known?.entries ?? [] {
             if case .file(let id, let identity, let outcome) = entry.kind { knownFiles[entry.name] = (id, identity, outcome) }
         }
-        let names = try names(in: folder)
+        let names = try FolderNames.list(folder)
         var entries: [FolderEntry] = []
         entries.reserveCapacity(names.count)  // kept with the index: no room to spare
         for name in names {
@@ -138,7 +139,7 @@ struct LibraryWalk {
                 if let (knownID, knownIdentity, knownOutcome) = knownFiles[name], knownID == id, knownIdentity == identity {
                     outcome = knownOutcome
                 } else {
-                    outcome = read(path, name: name)
+                    outcome = read(path, name: name, modified: identity)
                 }
                 entries.append(FolderEntry(name: name, kind: .file(id, identity, outcome)))
             default:
@@ -174,7 +175,7 @@ struct LibraryWalk {
             }
         case S_IFREG:
             guard !listedFiles.contains(id) else { return }
-            add(link.path, id: id, outcome: read(link.path, name: link.name))
+            add(link.path, id: id, outcome: read(link.path, name: link.name, modified: FileIdentity(st)))
         default:
             return
         }
@@ -211,7 +212,8 @@ struct LibraryWalk {
 
     /// What a file is: a playlist, a track, something else passed over quietly, or audio
     /// that cannot be read (with the reason).
-    private func read(_ path: String, name: String) -> FileOutcome {
+    private func read(_ path: String, name: String, modified identity: FileIdentity) -> FileOutcome {
+        let modified = Int(identity.modified / 1_000_000_000)
         let ext = name.lastIndex(of: ".").map { name[name.index(after: $0)...].lowercased() } ?? ""
         if LibraryScanner.playlistExtensions.contains(ext) { return .playlist }
         if playlistsOnly { return .passedOver }
@@ -221,10 +223,10 @@ struct LibraryWalk {
             guard chapters.isEmpty else {
                 return .chapters(chapters.indices.map { i in
                     let (tags, chapterInfo) = ChapterDecoder.describe(chapters, i, of: metadata, info)
-                    return SongTags(tags, info: chapterInfo)
+                    return SongTags(tags, info: chapterInfo, modified: modified)
                 })
             }
-            return .track(SongTags(metadata, info: info))
+            return .track(SongTags(metadata, info: info, modified: modified))
         } catch let error as MediaError {
             switch error {
             case .unrecognised, .empty, .unsupported: if !LibraryScanner.audioExtensions.contains(ext) { return .passedOver }
@@ -234,19 +236,6 @@ struct LibraryWalk {
         } catch {
             return .problem(FilePath.displayed("\(path.debugDescriptionIfNeeded): \(error)"))
         }
-    }
-
-    /// Visible names in natural order; `.`, `..` and hidden entries left out.
-    private func names(in folder: String) throws(Errno) -> [String] {
-        let dir = try systemCall { FilePath.withCString(folder) { opendir($0) } }
-        defer { closedir(dir) }
-        var names: [String] = []
-        while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { FilePath.decode($0.prefix { $0 != 0 }) }
-            if name.hasPrefix(".") { continue }
-            names.append(name)
-        }
-        return names.sorted(by: NaturalOrder.less)
     }
 
     private mutating func problem(_ path: String, _ reason: String) {

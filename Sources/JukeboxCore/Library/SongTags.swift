@@ -1,63 +1,97 @@
-/// What the library keeps of each track for clients to browse and search: its tags, its
-/// length and its format, without pictures or lyrics (those are read when it plays).
+/// What the library keeps of each track for clients to browse and search: its tag values
+/// (several for a tag that has several), its length, its format and the file's time,
+/// without pictures or lyrics (those are read when it plays).
 ///
 /// A library of 100,000 tracks keeps this for each of them, once in the folder records
 /// and once in the track list: so the value is one reference to a single allocation
-/// holding every field (the texts packed as UTF-8), shared by every copy, and a copy
+/// holding every field (the values packed as UTF-8), shared by every copy, and a copy
 /// costs a pointer. A change makes a new allocation (tags change only when read).
 /// (Sendable unchecked: ManagedBuffer is not, but a `PackedTags` is never changed once made.)
-public struct SongTags: @unchecked Sendable, Equatable {
-    /// Nil for no tags at all (a file that carried none, and no format yet).
+public struct SongTags: TagValues, @unchecked Sendable, Equatable {
+    /// Nil for nothing known at all.
     private var packed: PackedTags?
 
     public init() {}
 
-    public init(_ m: TrackMetadata, info: StreamInfo?) {
-        var texts: [String?] = [m.title, m.artist, m.album, m.albumArtist, m.date, m.genre, m.composer, m.performer, nil, m.stationName]
-        var seconds = 0.0
+    /// The offered tags of `m` (MPD's Comment is left out, as MPD leaves it), its track
+    /// and disc numbers, and `info`'s length and format. `modified`: the file's time, in
+    /// seconds since 1970.
+    public init(_ m: TrackMetadata, info: StreamInfo?, modified: Int? = nil) {
+        var entries = m.tags.filter { $0.tag != .comment }.map { Entry(code: $0.tag.code, value: $0.value) }
+        if m.first(.track) == nil, let n = m.trackNumber { entries.append(Entry(code: MPDTag.track.code, value: String(n))) }
+        if m.first(.disc) == nil, let n = m.discNumber { entries.append(Entry(code: MPDTag.disc.code, value: String(n))) }
         if let info {
-            seconds = info.durationSeconds
-            texts[Field.format.rawValue] = "\(info.sampleRate):\(info.sampleFormat.bitsPerSample):\(info.channels)"
+            entries.append(Entry(code: Entry.format, value: "\(info.sampleRate):\(info.sampleFormat.bitsPerSample):\(info.channels)"))
         }
-        packed = PackedTags.make(texts: texts, numbers: PackedTags.Numbers(seconds: seconds, track: m.trackNumber, disc: m.discNumber))
+        var numbers = PackedTags.Numbers()
+        numbers.seconds = info?.durationSeconds ?? 0
+        numbers.set(track: m.trackNumber, disc: m.discNumber, modified: modified)
+        packed = PackedTags.make(entries, numbers)
     }
 
-    public var title: String? { get { text(.title) } set { setText(.title, newValue) } }
-    public var artist: String? { get { text(.artist) } set { setText(.artist, newValue) } }
-    public var album: String? { get { text(.album) } set { setText(.album, newValue) } }
-    public var albumArtist: String? { get { text(.albumArtist) } set { setText(.albumArtist, newValue) } }
-    public var date: String? { get { text(.date) } set { setText(.date, newValue) } }
-    public var genre: String? { get { text(.genre) } set { setText(.genre, newValue) } }
-    public var composer: String? { get { text(.composer) } set { setText(.composer, newValue) } }
-    public var performer: String? { get { text(.performer) } set { setText(.performer, newValue) } }
-    /// "44100:16:2", as MPD's `Format`.
-    public var format: String? { get { text(.format) } set { setText(.format, newValue) } }
-    /// A radio station's name, MPD's `Name`: known only while it plays, never indexed.
-    public var name: String? { get { text(.name) } set { setText(.name, newValue) } }
+    /// The tag's values, in the file's order.
+    public func values(_ tag: MPDTag) -> [String] {
+        var found: [String] = []
+        packed?.forEach(code: tag.code) { found.append($0) }
+        return found
+    }
 
+    public func first(_ tag: MPDTag) -> String? { packed?.first(code: tag.code) }
+
+    /// Every value with its tag, in the order they were read.
+    public func forEachValue(_ body: (MPDTag, String) -> Void) {
+        packed?.forEach { code, value in if let tag = MPDTag.coded(code) { body(tag, value) } }
+    }
+
+    public mutating func replace(_ tag: MPDTag, _ value: String?) { replace(code: tag.code, value) }
+
+    /// A radio station's name, MPD's `Name`.
+    public var name: String? { get { first(.name) } set { replace(.name, newValue) } }
+    /// "44100:16:2", as MPD's `Format`.
+    public var format: String? {
+        get { packed?.first(code: Entry.format) }
+        set { replace(code: Entry.format, newValue) }
+    }
+
+    /// The track and disc numbers, for ordering (the tags say them as the file does).
     public var track: Int? {
         get { numbers.track }
-        set { var n = numbers; n.track = newValue; setNumbers(n) }
+        set { var n = numbers; n.set(track: newValue, disc: n.disc, modified: n.modified); setNumbers(n) }
     }
     public var disc: Int? {
         get { numbers.disc }
-        set { var n = numbers; n.disc = newValue; setNumbers(n) }
+        set { var n = numbers; n.set(track: n.track, disc: newValue, modified: n.modified); setNumbers(n) }
     }
     /// Seconds (0: not known).
     public var seconds: Double {
         get { numbers.seconds }
         set { var n = numbers; n.seconds = newValue; setNumbers(n) }
     }
+    /// The file's modification time, seconds since 1970: MPD's `Last-Modified`.
+    public var modified: Int? {
+        get { numbers.modified }
+        set { var n = numbers; n.set(track: n.track, disc: n.disc, modified: newValue); setNumbers(n) }
+    }
 
-    /// The text fields in a fixed order, for the library index (the station's name, never
-    /// indexed, is not among them).
-    var texts: [String?] {
-        get { Field.indexed.map(text) }
+    /// The values as `Name=value` (the format as `format=...`), for the library index:
+    /// names, not codes, so an index outlives a table that grows.
+    var indexed: [String] {
+        get {
+            var out: [String] = []
+            packed?.forEach { code, value in
+                let name = code == Entry.format ? Entry.formatName : MPDTag.coded(code)?.rawValue
+                if let name { out.append(name + "=" + value) }
+            }
+            return out
+        }
         set {
-            guard newValue.count == Field.indexed.count else { return }
-            var all = allTexts
-            for (field, value) in zip(Field.indexed, newValue) { all[field.rawValue] = value }
-            packed = PackedTags.make(texts: all, numbers: numbers)
+            let entries = newValue.compactMap { field -> Entry? in
+                guard let eq = field.firstIndex(of: "=") else { return nil }
+                let name = field[..<eq]
+                let code = name == Entry.formatName ? Entry.format : MPDTag(rawValue: String(name))?.code
+                return code.map { Entry(code: $0, value: String(field[field.index(after: eq)...])) }
+            }
+            packed = PackedTags.make(entries, numbers)
         }
     }
 
@@ -69,70 +103,139 @@ public struct SongTags: @unchecked Sendable, Equatable {
 
     public static func == (a: SongTags, b: SongTags) -> Bool {
         if a.packed === b.packed { return true }
-        return a.numbers == b.numbers && a.allTexts == b.allTexts
+        guard let x = a.packed, let y = b.packed else { return false }
+        return x.sameContents(as: y)
     }
 
     // MARK: Storage
 
-    fileprivate enum Field: Int, CaseIterable {
-        case title, artist, album, albumArtist, date, genre, composer, performer, format, name
-        static let indexed: [Field] = [.title, .artist, .album, .albumArtist, .date, .genre, .composer, .performer, .format]
+    fileprivate struct Entry {
+        /// Not a tag: the stream's format.
+        static let format: UInt8 = 0xFF
+        static let formatName = "format"
+        var code: UInt8
+        var value: String
     }
 
     private var numbers: PackedTags.Numbers { packed?.header ?? PackedTags.Numbers() }
-    private var allTexts: [String?] { Field.allCases.map(text) }
 
-    private func text(_ field: Field) -> String? { packed?.text(field.rawValue) }
+    private var entries: [Entry] {
+        var out: [Entry] = []
+        packed?.forEach { out.append(Entry(code: $0, value: $1)) }
+        return out
+    }
 
-    private mutating func setText(_ field: Field, _ value: String?) {
-        var all = allTexts
-        all[field.rawValue] = value
-        packed = PackedTags.make(texts: all, numbers: numbers)
+    private mutating func replace(code: UInt8, _ value: String?) {
+        var all = entries.filter { $0.code != code }
+        if let value { all.append(Entry(code: code, value: value)) }
+        packed = PackedTags.make(all, numbers)
     }
 
     private mutating func setNumbers(_ new: PackedTags.Numbers) {
-        packed = PackedTags.make(texts: allTexts, numbers: new)
+        packed = PackedTags.make(entries, new)
     }
 }
 
-/// One track's tags in one allocation: the numbers in the header, then each text field as
-/// a length (LEB128, 0 for none, else the length plus one) and its UTF-8 bytes. Never
-/// changed once made, so shared freely between threads.
+/// One track's tags in one allocation: the numbers in the header, then each value as its
+/// tag's code, its length (LEB128) and its UTF-8 bytes. Never changed once made, so
+/// shared freely between threads.
 private final class PackedTags: ManagedBuffer<PackedTags.Numbers, UInt8> {
+    /// Fixed-size numbers with a sentinel for "none", so the header stays 32 bytes.
     struct Numbers: Equatable {
+        private static let none32 = Int32.min
+        private static let none64 = Int64.min
         var seconds = 0.0
-        var track: Int?
-        var disc: Int?
+        private var modifiedSeconds = none64
+        private var trackNumber = none32
+        private var discNumber = none32
+        /// Bytes of packed values after the header.
+        var count: Int32 = 0
+
+        var track: Int? { trackNumber == Self.none32 ? nil : Int(trackNumber) }
+        var disc: Int? { discNumber == Self.none32 ? nil : Int(discNumber) }
+        var modified: Int? { modifiedSeconds == Self.none64 ? nil : Int(modifiedSeconds) }
+
+        /// Numbers beyond 32 bits are no track or disc anyone numbered: kept as none.
+        mutating func set(track: Int?, disc: Int?, modified: Int?) {
+            trackNumber = track.flatMap { Int32(exactly: $0) }.flatMap { $0 == Self.none32 ? nil : $0 } ?? Self.none32
+            discNumber = disc.flatMap { Int32(exactly: $0) }.flatMap { $0 == Self.none32 ? nil : $0 } ?? Self.none32
+            modifiedSeconds = modified.map { Int64($0) } ?? Self.none64
+        }
+
+        var isEmpty: Bool { self == Numbers() }
     }
 
     /// Nil when there is nothing to keep.
-    static func make(texts: [String?], numbers: Numbers) -> PackedTags? {
-        if numbers == Numbers(), texts.allSatisfy({ $0 == nil }) { return nil }
+    static func make(_ entries: [SongTags.Entry], _ numbers: Numbers) -> PackedTags? {
+        if entries.isEmpty {
+            var plain = numbers
+            plain.count = 0
+            if plain.isEmpty { return nil }
+        }
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(texts.reduce(texts.count) { $0 + ($1?.utf8.count ?? 0) + 2 })
-        for text in texts {
-            guard let text else { bytes.append(0); continue }
-            var length = text.utf8.count + 1
+        bytes.reserveCapacity(entries.reduce(0) { $0 + $1.value.utf8.count + 3 })
+        for entry in entries {
+            bytes.append(entry.code)
+            var length = entry.value.utf8.count
             while length >= 0x80 {
                 bytes.append(UInt8(length & 0x7F) | 0x80)
                 length >>= 7
             }
             bytes.append(UInt8(length))
-            bytes += text.utf8
+            bytes += entry.value.utf8
         }
-        let made = create(minimumCapacity: bytes.count) { _ in numbers } as! PackedTags
+        var header = numbers
+        header.count = Int32(bytes.count)
+        let made = create(minimumCapacity: bytes.count) { _ in header } as! PackedTags
         made.withUnsafeMutablePointerToElements { $0.initialize(from: bytes, count: bytes.count) }
         return made
     }
 
     var allocatedBytes: Int { MemoryLayout<Numbers>.stride + capacity + 16 }
 
-    /// Text field number `field`, nil when it has none.
-    func text(_ field: Int) -> String? {
+    /// Each value with its code, in order.
+    func forEach(_ body: (UInt8, String) -> Void) {
+        walk { code, bytes in
+            body(code, String(decoding: bytes, as: UTF8.self))
+            return true
+        }
+    }
+
+    func forEach(code wanted: UInt8, _ body: (String) -> Void) {
+        walk { code, bytes in
+            if code == wanted { body(String(decoding: bytes, as: UTF8.self)) }
+            return true
+        }
+    }
+
+    func first(code wanted: UInt8) -> String? {
+        var found: String?
+        walk { code, bytes in
+            guard code == wanted else { return true }
+            found = String(decoding: bytes, as: UTF8.self)
+            return false
+        }
+        return found
+    }
+
+    func sameContents(as other: PackedTags) -> Bool {
+        guard header == other.header else { return false }
+        let count = Int(header.count)
+        return withUnsafeMutablePointerToElements { a in
+            other.withUnsafeMutablePointerToElements { b in
+                UnsafeBufferPointer(start: a, count: count).elementsEqual(UnsafeBufferPointer(start: b, count: count))
+            }
+        }
+    }
+
+    /// Calls `body` with each value's code and bytes until it returns false.
+    private func walk(_ body: (UInt8, UnsafeBufferPointer<UInt8>) -> Bool) {
+        let end = Int(header.count)
         withUnsafeMutablePointerToElements { start in
             var at = 0
-            var wanted = 0
-            while true {
+            while at < end {
+                let code = start[at]
+                at += 1
                 var length = 0, shift = 0
                 while true {
                     let byte = start[at]
@@ -141,12 +244,8 @@ private final class PackedTags: ManagedBuffer<PackedTags.Numbers, UInt8> {
                     shift += 7
                     if byte < 0x80 { break }
                 }
-                if wanted == field {
-                    guard length > 0 else { return nil }
-                    return String(decoding: UnsafeBufferPointer(start: start + at, count: length - 1), as: UTF8.self)
-                }
-                at += max(0, length - 1)
-                wanted += 1
+                guard body(code, UnsafeBufferPointer(start: start + at, count: length)) else { return }
+                at += length
             }
         }
     }

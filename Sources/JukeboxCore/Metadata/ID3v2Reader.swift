@@ -94,34 +94,42 @@ private struct FrameFormat {
 }
 
 /// The frames kept, by their v2.3/v2.4 name or their v2.2 one.
-private enum FrameKind {
-    case title, artist, album, albumArtist, track, disc, date, genre, composer
+private enum FrameKind: Equatable {
+    /// A text frame holding one tag: one value, or several separated by NULs (v2.4).
+    case text(MPDTag)
     case unsyncedLyrics, syncedLyrics, picture, legacyPicture
-    /// A user-defined text (TXXX): read for the ReplayGain ones.
+    /// A user-defined text (TXXX): ReplayGain, MusicBrainz ids and other tags by name.
     case userText
+    /// A unique file identifier (UFID): MusicBrainz's is the recording's id.
+    case fileIdentifier
     /// A chapter (CHAP, ID3v2 chapter addendum): its start and title.
     case chapter
 
     init?(id: String) {
         switch id {
-        case "TIT2", "TT2": self = .title
-        case "TPE1", "TP1": self = .artist
-        case "TALB", "TAL": self = .album
-        case "TPE2", "TP2": self = .albumArtist
-        case "TRCK", "TRK": self = .track
-        case "TPOS", "TPA": self = .disc
-        case "TDRC", "TYER", "TYE": self = .date
-        case "TCON", "TCO": self = .genre
-        case "TCOM", "TCM": self = .composer
         case "USLT", "ULT": self = .unsyncedLyrics
         case "SYLT", "SLT": self = .syncedLyrics
         case "APIC": self = .picture
         case "PIC": self = .legacyPicture
         case "TXXX", "TXX": self = .userText
+        case "UFID", "UFI": self = .fileIdentifier
         case "CHAP": self = .chapter
-        default: return nil
+        default:
+            guard let tag = Self.textFrames[id] else { return nil }
+            self = .text(tag)
         }
     }
+
+    /// Text frames and the tags they hold, as MPD reads them (v2.2's three-letter names too).
+    private static let textFrames: [String: MPDTag] = [
+        "TIT2": .title, "TT2": .title, "TPE1": .artist, "TP1": .artist, "TALB": .album, "TAL": .album,
+        "TPE2": .albumArtist, "TP2": .albumArtist, "TRCK": .track, "TRK": .track, "TPOS": .disc, "TPA": .disc,
+        "TDRC": .date, "TYER": .date, "TYE": .date, "TDOR": .originalDate, "TORY": .originalDate, "TOR": .originalDate,
+        "TCON": .genre, "TCO": .genre, "TCOM": .composer, "TCM": .composer, "TSOP": .artistSort, "TSOA": .albumSort,
+        "TSO2": .albumArtistSort, "TSOC": .composerSort, "TPE3": .conductor, "TP3": .conductor, "TPE4": .performer,
+        "TP4": .performer, "TIT1": .grouping, "TT1": .grouping, "TPUB": .label, "TPB": .label,
+        "MVNM": .movement, "MVIN": .movementNumber,
+    ]
 
     var limit: Int {
         switch self {
@@ -150,24 +158,24 @@ private enum FrameKind {
             guard let encoding = frame.first else { return }
             var i = 1
             let name = ID3Text.terminated(frame, &i, encoding: encoding)
-            m.replayGain.take(tag: name, value: ID3Text.terminated(frame, &i, encoding: encoding))
-        default:
+            let value = ID3Text.terminated(frame, &i, encoding: encoding)
+            if m.replayGain.take(tag: name, value: value) { return }
+            if let tag = MPDTag(commentName: name), let value = value.nonEmptyTrimmed { m.add(tag, value) }
+        case .fileIdentifier:
+            var i = 0
+            guard ID3Text.terminated(frame, &i, encoding: 0) == "http://musicbrainz.org", i < frame.count,
+                  let id = String(decoding: frame[i...], as: UTF8.self).nonEmptyTrimmed else { return }
+            m.add(.musicBrainzTrackID, id)
+        case .text(let tag):
             guard let encoding = frame.first else { return }
             var i = 1
-            // v2.4 may hold several NUL-separated values: the first is shown.
-            guard let value = ID3Text.terminated(frame, &i, encoding: encoding).nonEmptyTrimmed else { return }
-            switch self {
-            case .title: m.title = m.title ?? value
-            case .artist: m.artist = m.artist ?? value
-            case .album: m.album = m.album ?? value
-            case .albumArtist: m.albumArtist = m.albumArtist ?? value
-            case .track: if m.trackNumber == nil { (m.trackNumber, m.trackTotal) = TrackMetadata.numberPair(value) }
-            case .disc: if m.discNumber == nil { (m.discNumber, m.discTotal) = TrackMetadata.numberPair(value) }
-            case .date: m.date = m.date ?? value
-            case .genre: m.genre = m.genre ?? ID3Genres.resolve(value)
-            case .composer: m.composer = m.composer ?? value
-            default: break
+            // Every value: v2.4 separates several with NULs (two artists, two genres).
+            while i < frame.count {
+                guard let value = ID3Text.terminated(frame, &i, encoding: encoding).nonEmptyTrimmed else { continue }
+                m.add(tag, tag == .genre ? ID3Genres.resolve(value) : value)
             }
+        case .chapter:
+            break
         }
     }
 

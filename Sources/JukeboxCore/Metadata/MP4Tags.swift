@@ -20,18 +20,7 @@ enum MP4Tags {
             // Freeform atoms (`----` com.apple.iTunes:replaygain_track_gain, iTunNORM)
             // arrive under their own names.
             if m.replayGain.take(tag: name, value: value) { continue }
-            switch name {
-            case "title": m.title = value
-            case "artist": m.artist = value
-            case "album": m.album = value
-            case "album_artist": m.albumArtist = value
-            case "track": (m.trackNumber, m.trackTotal) = TrackMetadata.numberPair(value)
-            case "disc": (m.discNumber, m.discTotal) = TrackMetadata.numberPair(value)
-            case "date": m.date = value
-            case "genre": m.genre = value
-            case "composer": m.composer = value
-            default: break
-            }
+            if let tag = Self.tag(name) { m.add(tag, value) }
         }
         for i in 0..<Int(format.pointee.nb_streams) {
             let stream = format.pointee.streams[i]!.pointee
@@ -57,6 +46,28 @@ enum MP4Tags {
             marks.append(ChapterMark(title: title, count: chapter.start * Int64(base.num), perSecond: Int64(base.den)))
         }
         return marks
+    }
+
+    /// The tag a libavformat metadata key holds: its names for the iTunes atoms, and a
+    /// freeform atom's own name (`MusicBrainz Album Id`, `LABEL`).
+    private static func tag(_ key: String) -> MPDTag? {
+        switch key {
+        case "title": .title
+        case "artist": .artist
+        case "album": .album
+        case "album_artist": .albumArtist
+        case "track": .track
+        case "disc": .disc
+        case "date": .date
+        case "genre": .genre
+        case "composer": .composer
+        case "grouping": .grouping
+        case "sort_artist": .artistSort
+        case "sort_album": .albumSort
+        case "sort_album_artist": .albumArtistSort
+        case "sort_composer": .composerSort
+        default: MPDTag(commentName: key)
+        }
     }
 
     /// A value capped at the size of any real tag (libavformat has it whole already).

@@ -7,6 +7,8 @@ enum TagLimits {
     static let maximumPictures = 4
     /// Lyrics frames (USLT, SYLT): the same cap as an `.lrc` file.
     static let maximumLyricsBytes = LRCParser.maximumFileSize
+    /// Tag values kept of one file, all tags together: real files hold tens.
+    static let maximumTagValues = 256
     /// Title, artist, track number and the like.
     static let maximumTextFrameBytes = 64 * 1024
     /// Chapters of one file (a book, a CUE sheet): a track each, named `chapter001`.

@@ -1,19 +1,15 @@
 /// What a file says about itself, from Vorbis comments, ID3 or RIFF INFO.
-public struct TrackMetadata: Sendable, Equatable {
-    public var title: String?
-    public var artist: String?
-    public var album: String?
-    public var albumArtist: String?
+public struct TrackMetadata: TagValues, Sendable, Equatable {
+    /// Every tag value the file holds, in its order, several for a tag that has several
+    /// (two `ARTIST` comments); at most `TagLimits.maximumTagValues`.
+    public private(set) var tags: [TagValue] = []
     public var trackNumber: Int?
     public var trackTotal: Int?
     public var discNumber: Int?
     public var discTotal: Int?
-    public var date: String?
-    public var genre: String?
-    public var composer: String?
-    public var performer: String?
+
     /// An internet radio station's name (`icy-name`), MPD's `Name`.
-    public var stationName: String?
+    public var stationName: String? { get { first(.name) } set { replace(.name, newValue) } }
     /// At most `TagLimits.maximumPictures`, none over `TagLimits.maximumPictureBytes`:
     /// whatever a reader adds, what is kept stays bounded.
     public var pictures: [EmbeddedPicture] = [] {
@@ -42,20 +38,40 @@ public struct TrackMetadata: Sendable, Equatable {
         pictures.first { $0.type == EmbeddedPicture.frontCover } ?? pictures.first
     }
 
-    /// Fills the fields `self` lacks from `other` (ID3v2 over ID3v1, for example).
+    public func first(_ tag: MPDTag) -> String? { tags.first { $0.tag == tag }?.value }
+
+    public func values(_ tag: MPDTag) -> [String] { tags.filter { $0.tag == tag }.map(\.value) }
+
+    /// Adds one value of `tag` after those it has. A track or disc number also sets the
+    /// number, when none is known yet ("3/12" gives 3 of 12).
+    public mutating func add(_ tag: MPDTag, _ value: String) {
+        guard tags.count < TagLimits.maximumTagValues else { return }
+        tags.append(TagValue(tag: tag, value: value))
+        switch tag {
+        case .track where trackNumber == nil:
+            let (number, total) = Self.numberPair(value)
+            (trackNumber, trackTotal) = (number, total ?? trackTotal)  // a TRACKTOTAL may come first
+        case .disc where discNumber == nil:
+            let (number, total) = Self.numberPair(value)
+            (discNumber, discTotal) = (number, total ?? discTotal)
+        default: break
+        }
+    }
+
+    public mutating func replace(_ tag: MPDTag, _ value: String?) {
+        tags.removeAll { $0.tag == tag }
+        if let value, tags.count < TagLimits.maximumTagValues { tags.append(TagValue(tag: tag, value: value)) }
+    }
+
+    /// Fills what `self` lacks from `other` (ID3v2 over ID3v1, for example): each tag it
+    /// has no value of, with all of `other`'s.
     mutating func fillGaps(from other: TrackMetadata) {
-        title = title ?? other.title
-        artist = artist ?? other.artist
-        album = album ?? other.album
-        albumArtist = albumArtist ?? other.albumArtist
+        let present = Set(tags.map(\.tag))
+        for entry in other.tags where !present.contains(entry.tag) && tags.count < TagLimits.maximumTagValues { tags.append(entry) }
         trackNumber = trackNumber ?? other.trackNumber
         trackTotal = trackTotal ?? other.trackTotal
         discNumber = discNumber ?? other.discNumber
         discTotal = discTotal ?? other.discTotal
-        date = date ?? other.date
-        genre = genre ?? other.genre
-        composer = composer ?? other.composer
-        performer = performer ?? other.performer
         if pictures.isEmpty { pictures = other.pictures }
         if lyrics.isEmpty { lyrics = other.lyrics }
         if replayGain.isEmpty { replayGain = other.replayGain }
@@ -69,6 +85,12 @@ public struct TrackMetadata: Sendable, Equatable {
         let second = parts.count > 1 ? Int(parts[1]) : nil
         return (first, second)
     }
+}
+
+/// One value of one tag, as the file gave it.
+public struct TagValue: Sendable, Equatable {
+    public var tag: MPDTag
+    public var value: String
 }
 
 /// An embedded picture (FLAC PICTURE block, ID3 APIC frame). The bytes stay reachable

@@ -2,6 +2,8 @@
 enum VorbisComments {
     static func metadata(from entries: [String]) -> TrackMetadata {
         var m = TrackMetadata()
+        // YEAR counts only where there is no DATE (older rippers write both).
+        let hasDate = entries.contains { $0.utf8.count > 5 && $0.prefix(5).uppercased() == "DATE=" }
         for entry in entries {
             guard let eq = entry.firstIndex(of: "=") else { continue }
             let name = entry[..<eq].uppercased()
@@ -18,25 +20,12 @@ enum VorbisComments {
                 continue
             }
             switch name {
-            case "TITLE": m.title = m.title ?? value
-            case "ARTIST": m.artist = m.artist ?? value
-            case "ALBUM": m.album = m.album ?? value
-            case "ALBUMARTIST", "ALBUM ARTIST", "ALBUM_ARTIST": m.albumArtist = m.albumArtist ?? value
-            case "TRACKNUMBER":
-                let (n, total) = TrackMetadata.numberPair(value)
-                m.trackNumber = m.trackNumber ?? n
-                m.trackTotal = m.trackTotal ?? total
             case "TRACKTOTAL", "TOTALTRACKS": m.trackTotal = Int(value) ?? m.trackTotal
-            case "DISCNUMBER":
-                let (n, total) = TrackMetadata.numberPair(value)
-                m.discNumber = m.discNumber ?? n
-                m.discTotal = m.discTotal ?? total
             case "DISCTOTAL", "TOTALDISCS": m.discTotal = Int(value) ?? m.discTotal
-            case "DATE", "YEAR": m.date = m.date ?? value
-            case "COMPOSER": m.composer = m.composer ?? value
-            case "PERFORMER": m.performer = m.performer ?? value
-            case "GENRE": m.genre = m.genre ?? value
-            default: break
+            case "YEAR" where hasDate: break
+            default:
+                // Every value is kept: a second ARTIST is a second artist.
+                if let tag = MPDTag(commentName: name) { m.add(tag, value) }
             }
         }
         return m
