@@ -60,7 +60,7 @@ import Testing
     @Test func theReadPermissionIsMPDs() {
         let reads: Set = [
             "albumart", "binarylimit", "close", "commands", "count",
-            "currentsong", "decoders", "find", "getvol", "idle", "list", "listall", "listallinfo", "listfiles", "listplaylist",
+            "currentsong", "decoders", "find", "getvol", "idle", "list", "listall", "listallinfo", "listfiles", "listmounts", "listneighbors", "listplaylist",
             "listplaylistinfo", "listplaylists", "lsinfo", "notcommands", "outputs", "password", "ping", "playlist", "playlistfind",
             "playlistid", "playlistinfo", "playlistsearch", "plchanges", "plchangesposid", "readpicture", "replay_gain_status", "search", "stats", "status",
             "tagtypes", "urlhandlers",

@@ -69,6 +69,10 @@ import Testing
         ("errors-quoting", ["lsinfo \"unbalanced"]),
         ("command-list", ["command_list_ok_begin", "status", "bogus", "command_list_end"]),
         ("ping", ["ping"]),
+        ("outputset", ["outputset 0 dop 1", "outputset 5 dop 1"]),
+        ("seekcur-stopped", ["add \"\"", "seekcur 10", "seekcur +5"]),
+        ("crossfade-off", ["crossfade 0", "status"]),
+        ("mounts", ["listmounts", "mount usb foo://bar", "unmount usb", "unmount \"\"", "listneighbors"]),
     ]
 
     /// Reply lines whose values legitimately differ between two servers (and runs): the

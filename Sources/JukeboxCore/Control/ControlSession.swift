@@ -315,7 +315,7 @@ public final class ControlSession {
     /// Every command the server answers, each declared once, in its area's file: adding
     /// one to an area touches that file alone.
     static let commandTable = CommandTable(sessionCommands + playerCommands + outputCommands + queueCommands + databaseCommands
-        + searchCommands + pictureCommands + playlistCommands)
+        + searchCommands + pictureCommands + playlistCommands + storageCommands)
 
     /// Runs one command; `command` is its entry in `commandTable`.
     private func execute(_ request: MPDProtocol.Request?, _ command: MPDCommand?) throws -> Reply {

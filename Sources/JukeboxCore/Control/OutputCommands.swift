@@ -15,6 +15,13 @@ extension ControlSession {
         .init("enableoutput", .change, 1...1) { s, request in try s.switchOutput(request, on: true) },
         .init("disableoutput", .change, 1...1) { s, request in try s.switchOutput(request, on: false) },
         .init("toggleoutput", .change, 1...1) { s, request in try s.switchOutput(request, on: nil) },
+        // MPD's runtime attributes belong to its plugins (ALSA's `dop`, `allowed_formats`);
+        // the box's outputs have none, so every name is unsupported, as in MPD.
+        .init("outputset", .change, 3...3) { s, request in
+            let id = try ControlSession.integer(request.arguments[0], request.name)
+            guard s.outputs.listed.indices.contains(id) else { throw MPDProtocol.Ack(code: .noExist, message: "No such audio output") }
+            throw MPDProtocol.Ack(code: .argument, message: "Unsupported attribute")
+        },
     ]
 
     /// Switches the output the request names on, off, or (nil) the other way.

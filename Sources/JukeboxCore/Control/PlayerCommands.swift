@@ -67,7 +67,17 @@ extension ControlSession {
             guard let seconds = Double(arg), seconds.isFinite else {
                 throw MPDProtocol.Ack(code: .argument, message: "Number expected: \(arg)")
             }
-            s.player.perform(arg.hasPrefix("+") || arg.hasPrefix("-") ? .skip(seconds: seconds) : .seek(seconds: seconds))
+            // As MPD: only into a track that plays or is paused.
+            try s.player.perform { status throws(MPDProtocol.Ack) in
+                guard status.state != .stopped, status.state != .error else { throw ControlSession.notPlaying }
+                return arg.hasPrefix("+") || arg.hasPrefix("-") ? .skip(seconds: seconds) : .seek(seconds: seconds)
+            }
+            return ""
+        },
+        // The box plays tracks end to end (gapless albums, audiobooks): no crossfade to set.
+        .init("crossfade", .change, 1...1) { _, request in
+            let seconds = try ControlSession.integer(request.arguments[0], request.name)
+            guard seconds == 0 else { throw MPDProtocol.Ack(code: .argument, message: "crossfade is not supported: tracks play gapless, end to end") }
             return ""
         },
         .init("clearerror", .change, 0...0) { s, _ in s.player.perform(.clearError); return "" },
