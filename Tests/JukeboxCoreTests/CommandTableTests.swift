@@ -59,11 +59,11 @@ import Testing
     /// as before the table.
     @Test func theReadPermissionIsMPDs() {
         let reads: Set = [
-            "albumart", "binarylimit", "close", "command_list_begin", "command_list_end", "command_list_ok_begin", "commands", "count",
+            "albumart", "binarylimit", "channels", "close", "command_list_begin", "command_list_end", "command_list_ok_begin", "commands", "count",
             "currentsong", "decoders", "find", "getvol", "idle", "list", "listall", "listallinfo", "listfiles", "listplaylist",
             "listplaylistinfo", "listplaylists", "lsinfo", "noidle", "notcommands", "outputs", "password", "ping", "playlist", "playlistfind",
-            "playlistid", "playlistinfo", "playlistsearch", "plchanges", "plchangesposid", "readpicture", "replay_gain_status", "search", "stats", "status",
-            "tagtypes", "urlhandlers",
+            "playlistid", "playlistinfo", "playlistsearch", "plchanges", "plchangesposid", "readmessages", "readpicture", "replay_gain_status", "search",
+            "stats", "status", "subscribe", "tagtypes", "unsubscribe", "urlhandlers",
         ]
         #expect(Set(table.listed.filter { $0.permission == .read }.map(\.name)) == reads)
         // Those not listed refuse or alias for anyone: no password is asked for them.

@@ -100,6 +100,8 @@ public final class ControlServer: @unchecked Sendable {
     }
     /// The connected clients. Confined to the control thread.
     private var clients: [Int32: ControlConnection] = [:]
+    /// The clients' sessions, for client-to-client messages. Confined to the control thread.
+    private let board = MessageBoard()
     private let mail = ConditionLocked(Mail())
     private var observer: Int?
     private var catalogObserver: Int?
@@ -296,8 +298,7 @@ public final class ControlServer: @unchecked Sendable {
         mail.withLock { $0.controlThread = pthread_self() }
         var buffer = [UInt8](repeating: 0, count: Self.bytesPerRead)
         defer {
-            for client in clients.values { close(client.fd) }
-            clients.removeAll()
+            for client in clients.values { remove(client) }
         }
         // What is polled, and the client behind each entry (none for the wake pipe and the
         // listeners): kept from turn to turn, so a turn allocates nothing and looks nothing up.
@@ -357,17 +358,13 @@ public final class ControlServer: @unchecked Sendable {
                     continue
                 }
                 if client.failed {  // closed to make room for another
-                    close(client.fd)
-                    clients[client.fd] = nil
+                    remove(client)
                     continue
                 }
                 if entry.revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 { receive(client, into: &buffer) }
                 run(client)
                 if client.pendingOutput > 0 { send(client) }
-                if client.failed || (client.closing && client.pendingOutput == 0) {
-                    close(client.fd)
-                    clients[client.fd] = nil
-                }
+                if client.failed || (client.closing && client.pendingOutput == 0) { remove(client) }
             }
             closeIdle()
         }
@@ -402,9 +399,15 @@ public final class ControlServer: @unchecked Sendable {
             guard let deadline = deadline(of: client), now >= deadline else { continue }
             let limit = client.isGuest ? "\(limits.passwordTimeoutSeconds) s without the password" : "\(limits.connectionTimeoutSeconds) s"
             logger.debug("control: closing \(client.peer), silent for \(limit)")
-            close(client.fd)
-            clients[client.fd] = nil
+            remove(client)
         }
+    }
+
+    /// Closes a client's connection and forgets it: its subscriptions end with it.
+    private func remove(_ client: ControlConnection) {
+        close(client.fd)
+        clients[client.fd] = nil
+        board.leave(client.session)
     }
 
     private func accept(on listener: Int32) {
@@ -461,7 +464,8 @@ public final class ControlServer: @unchecked Sendable {
         if taken < limits.maximumConnections - 1 { warnedFull = false; warnedEvicting = false }
         let session = ControlSession(player: player, scope: scope, catalog: catalog, outputs: outputs, local: local,
                                      password: password,
-                                     maximumCommandListBytes: limits.maximumCommandListBytes, commandsPerCall: Self.linesPerTurn)
+                                     maximumCommandListBytes: limits.maximumCommandListBytes, commandsPerCall: Self.linesPerTurn,
+                                     board: board)
         session.announce = { [weak self] in self?.announce($0) }
         session.streamsReplies = true
         session.background = { [weak self] job in
@@ -472,6 +476,11 @@ public final class ControlServer: @unchecked Sendable {
         }
         let client = ControlConnection(fd: fd, session: session, peer: local ? "the Unix socket" : Self.describe(address), local: local,
                                        now: MonotonicClock.now())
+        session.wake = { [weak self, weak client] answer in
+            guard let self, let client else { return }
+            client.reply(answer)
+            send(client)
+        }
         client.reply(MPDProtocol.greeting)
         clients[fd] = client
         send(client)

@@ -35,6 +35,13 @@ public final class ControlSession {
     /// Tells every idle client (this one too) of a change the player does not report:
     /// a stored playlist written.
     var announce: (IdleSubsystems) -> Void = { _ in }
+    /// Writes an idle answer to this client at once, when another client's message ends
+    /// its `idle` (the server sets it to this client's connection).
+    var wake: (String) -> Void = { _ in }
+    /// Every connected client, for client-to-client messages; this one joins when made.
+    let board: MessageBoard
+    /// The channels this client listens on and the messages it has not read.
+    var mailbox = Mailbox()
     /// Long replies are streamed (`Outcome.stream`) rather than made whole: the server
     /// sets it. Otherwise they come as one `reply`.
     var streamsReplies = false
@@ -104,7 +111,7 @@ public final class ControlSession {
     public init(player: Player, scope: ControlServer.Scope = .init(), catalog: LibraryCatalog = LibraryCatalog(),
                 outputs: OutputSwitches = OutputSwitches(devices: ["default"]), local: Bool = true, password: String = "",
                 maximumCommandListBytes: Int = ControlServer.Limits().maximumCommandListBytes,
-                commandsPerCall: Int = .max) {
+                commandsPerCall: Int = .max, board: MessageBoard = MessageBoard()) {
         self.player = player
         self.outputs = outputs
         self.local = local
@@ -115,6 +122,8 @@ public final class ControlSession {
         playlists = StoredPlaylists(folder: scope.playlistsDirectory, musicDirectory: scope.musicDirectory)
         self.commandsPerCall = max(1, commandsPerCall)
         self.maximumCommandListBytes = maximumCommandListBytes
+        self.board = board
+        board.join(self)
     }
 
     public func handle(line rawLine: String) -> Outcome {
@@ -310,7 +319,7 @@ public final class ControlSession {
     /// Every command the server answers, each declared once, in its area's file: adding
     /// one to an area touches that file alone.
     static let commandTable = CommandTable(sessionCommands + playerCommands + outputCommands + queueCommands + databaseCommands
-        + searchCommands + pictureCommands + playlistCommands)
+        + searchCommands + pictureCommands + playlistCommands + messageCommands)
 
     /// Runs one command; `command` is its entry in `commandTable`.
     private func execute(_ request: MPDProtocol.Request?, _ command: MPDCommand?) throws -> Reply {
