@@ -44,7 +44,11 @@ import Testing
         #expect(say(s, "commands").hasSuffix("command: urlhandlers\nOK\n"))
         #expect(listed(say(s, "notcommands")) == changes)
         #expect(say(s, "password sesame") == "OK\n")
-        #expect(listed(say(s, "commands")) == sorted(reads + changes))
+        // The sticker commands only with a sticker database, which this session has not
+        // (as MPD without a sticker_file); `notcommands` names them all the same, as MPD's.
+        let stickers = Set(table.all.filter(\.needsStickers).map(\.name))
+        #expect(stickers == ["sticker", "stickernames", "stickertypes"])
+        #expect(listed(say(s, "commands")) == sorted(reads + changes).filter { !stickers.contains($0) })
         #expect(say(s, "notcommands") == "OK\n")
         // `_` sorts before letters, as in MPD's list.
         let all = listed(say(s, "commands"))

@@ -43,10 +43,14 @@ public final class ControlServer: @unchecked Sendable {
         public var musicDirectory: String
         /// Where stored playlists are kept (`[library] playlists_dir`); empty: none.
         public var playlistsDirectory: String
+        /// MPD's sticker database (beside the state file); empty: none, and the sticker
+        /// commands are answered as MPD answers them without a `sticker_file`.
+        public var stickerDatabase: String
 
-        public init(musicDirectory: String = "", playlistsDirectory: String = "") {
+        public init(musicDirectory: String = "", playlistsDirectory: String = "", stickerDatabase: String = "") {
             self.musicDirectory = musicDirectory
             self.playlistsDirectory = playlistsDirectory
+            self.stickerDatabase = stickerDatabase
         }
     }
 
@@ -124,8 +128,10 @@ public final class ControlServer: @unchecked Sendable {
     /// Output beyond which a client's further lines wait until it reads, and its
     /// streamed reply is made no further.
     static let outputBackPressure = 256 << 10
-    /// Reads stored playlists off the control thread.
+    /// Reads stored playlists and runs the sticker database off the control thread.
     private let files = ControlFileWorker()
+    /// Opened at the start, when the scope names one; used on the file thread only.
+    private var stickers: StickerDatabase?
     /// Lines of one client run per turn of the loop, before the others are served.
     static let linesPerTurn = 64
     static let bytesPerRead = 64 << 10
@@ -158,6 +164,7 @@ public final class ControlServer: @unchecked Sendable {
         } catch {
             for fd in listeners { close(fd) }
             listeners.removeAll()
+            stickers = nil
             if wake.read >= 0 { close(wake.read); close(wake.write) }
             wake = (-1, -1)
             removeSocketFile()
@@ -188,6 +195,7 @@ public final class ControlServer: @unchecked Sendable {
                 onNotice(busy ? "TCP port \(tcpPort) is busy" : "TCP port \(tcpPort) cannot be opened")
             }
         }
+        openStickers()
         var fds: [Int32] = [0, 0]
         do {
             try systemCall { jukebox_pipe2(&fds, O_NONBLOCK | O_CLOEXEC) }
@@ -205,6 +213,20 @@ public final class ControlServer: @unchecked Sendable {
         observer = player.observeChanges { [weak self] changes in self?.playerChanged(IdleSubsystems(changes)) }
         catalogObserver = catalog.observe { [weak self] change in
             self?.announce(change == .published ? [.database] : [.update])
+        }
+    }
+
+    /// The sticker database, made if missing. One that cannot be opened (a full or
+    /// read-only card, a damaged file) is logged, and the box runs without stickers.
+    private func openStickers() {
+        let path = scope.stickerDatabase
+        guard !path.isEmpty else { return }
+        mkdir(AtomicFile.folder(of: path), 0o755)
+        do {
+            stickers = try StickerDatabase(path: path)
+            logger.debug("stickers: \(path), \(stickers?.stickerCount ?? 0) stickers")
+        } catch {
+            logger.warning("stickers: cannot open \(path) (\(error)); MPD clients get no stickers until it can be")
         }
     }
 
@@ -240,6 +262,7 @@ public final class ControlServer: @unchecked Sendable {
         pthread_join(thread, nil)
         self.thread = nil
         files.stop()
+        stickers = nil  // closed once the sessions that held it are gone with the thread
         mail.withLock { $0.closed = true }
         for fd in listeners { close(fd) }
         close(wake.read)
@@ -465,7 +488,7 @@ public final class ControlServer: @unchecked Sendable {
         let session = ControlSession(player: player, scope: scope, catalog: catalog, outputs: outputs, local: local,
                                      password: password,
                                      maximumCommandListBytes: limits.maximumCommandListBytes, commandsPerCall: Self.linesPerTurn,
-                                     board: board)
+                                     board: board, stickers: stickers)
         session.announce = { [weak self] in self?.announce($0) }
         session.streamsReplies = true
         session.background = { [weak self] job in

@@ -42,6 +42,9 @@ public final class ControlSession {
     let board: MessageBoard
     /// The channels this client listens on and the messages it has not read.
     var mailbox = Mailbox()
+    /// MPD's sticker database, beside the state file; nil without one. Used on the
+    /// server's file thread only (`background`).
+    let stickers: StickerDatabase?
     /// Long replies are streamed (`Outcome.stream`) rather than made whole: the server
     /// sets it. Otherwise they come as one `reply`.
     var streamsReplies = false
@@ -111,7 +114,7 @@ public final class ControlSession {
     public init(player: Player, scope: ControlServer.Scope = .init(), catalog: LibraryCatalog = LibraryCatalog(),
                 outputs: OutputSwitches = OutputSwitches(devices: ["default"]), local: Bool = true, password: String = "",
                 maximumCommandListBytes: Int = ControlServer.Limits().maximumCommandListBytes,
-                commandsPerCall: Int = .max, board: MessageBoard = MessageBoard()) {
+                commandsPerCall: Int = .max, board: MessageBoard = MessageBoard(), stickers: StickerDatabase? = nil) {
         self.player = player
         self.outputs = outputs
         self.local = local
@@ -123,6 +126,7 @@ public final class ControlSession {
         self.commandsPerCall = max(1, commandsPerCall)
         self.maximumCommandListBytes = maximumCommandListBytes
         self.board = board
+        self.stickers = stickers
         board.join(self)
     }
 
@@ -319,7 +323,7 @@ public final class ControlSession {
     /// Every command the server answers, each declared once, in its area's file: adding
     /// one to an area touches that file alone.
     static let commandTable = CommandTable(sessionCommands + playerCommands + outputCommands + queueCommands + databaseCommands
-        + searchCommands + pictureCommands + playlistCommands + messageCommands)
+        + searchCommands + pictureCommands + playlistCommands + messageCommands + stickerCommands)
 
     /// Runs one command; `command` is its entry in `commandTable`.
     private func execute(_ request: MPDProtocol.Request?, _ command: MPDCommand?) throws -> Reply {
@@ -359,8 +363,10 @@ public final class ControlSession {
             return ""
         },
         .init("ping", .read, 0...0) { _, _ in "" },
-        .init("commands", .read, 0...) { s, _ in .text(ControlSession.commandTable.commands(mayChange: s.mayChange)) },
-        .init("commandlist", .read, 0..., listed: false) { s, _ in .text(ControlSession.commandTable.commands(mayChange: s.mayChange)) },
+        .init("commands", .read, 0...) { s, _ in .text(ControlSession.commandTable.commands(mayChange: s.mayChange, stickers: s.stickers != nil)) },
+        .init("commandlist", .read, 0..., listed: false) { s, _ in
+            .text(ControlSession.commandTable.commands(mayChange: s.mayChange, stickers: s.stickers != nil))
+        },
         .init("notcommands", .read, 0...0) { s, _ in .text(ControlSession.commandTable.notCommands(mayChange: s.mayChange)) },
         .init("tagtypes", .read, 0...) { s, request in
             let args = request.arguments
