@@ -27,6 +27,8 @@ let package = Package(
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         .systemLibrary(name: "CJPEG", pkgConfig: "libjpeg", providers: [.apt(["libjpeg62-turbo-dev"])]),
         .systemLibrary(name: "CDRM", pkgConfig: "libdrm", providers: [.apt(["libdrm-dev"])]),
+        // MPD's sticker database: the system's SQLite, as Debian ships it.
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         // C++ only: Swift reaches it through CJukeboxStretch.
         .systemLibrary(name: "CSoundTouch", pkgConfig: "soundtouch", providers: [.apt(["libsoundtouch-dev"])]),
         // Headers only: libcurl is loaded with dlopen on the first URL (CJukeboxShim/curl.c).
@@ -53,7 +55,7 @@ let package = Package(
         .target(
             name: "JukeboxCore",
             dependencies: [
-                "CAlsa", "CGpiod", "CFlac", "CMpg123", "CVorbis", "COpus", "CSystemd", "CFreeType", "CPNG", "CDRM", "CCurl", "CFFmpeg", "CJukeboxShim", "CJukeboxStretch",
+                "CAlsa", "CGpiod", "CFlac", "CMpg123", "CVorbis", "COpus", "CSystemd", "CFreeType", "CPNG", "CDRM", "CCurl", "CFFmpeg", "CSQLite", "CJukeboxShim", "CJukeboxStretch",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "TOMLKit", package: "TOMLKit"),
             ]

@@ -44,7 +44,11 @@ import Testing
         #expect(say(s, "commands").hasSuffix("command: urlhandlers\nOK\n"))
         #expect(listed(say(s, "notcommands")) == changes)
         #expect(say(s, "password sesame") == "OK\n")
-        #expect(listed(say(s, "commands")) == sorted(reads + changes))
+        // The sticker commands only with a sticker database, which this session has not
+        // (as MPD without a sticker_file); `notcommands` names them all the same, as MPD's.
+        let stickers = Set(table.all.filter(\.needsStickers).map(\.name))
+        #expect(stickers == ["sticker", "stickernames", "stickertypes"])
+        #expect(listed(say(s, "commands")) == sorted(reads + changes).filter { !stickers.contains($0) })
         #expect(say(s, "notcommands") == "OK\n")
         // As in MPD's list: the words read before any command is looked up are left out.
         let all = listed(say(s, "commands"))
@@ -59,11 +63,11 @@ import Testing
     /// as before the table.
     @Test func theReadPermissionIsMPDs() {
         let reads: Set = [
-            "albumart", "binarylimit", "close", "commands", "count",
-            "currentsong", "decoders", "find", "getvol", "idle", "list", "listall", "listallinfo", "listfiles", "listmounts", "listneighbors", "listplaylist",
-            "listplaylistinfo", "listplaylists", "lsinfo", "notcommands", "outputs", "password", "ping", "playlist", "playlistfind",
-            "playlistid", "playlistinfo", "playlistsearch", "plchanges", "plchangesposid", "readpicture", "replay_gain_status", "search", "stats", "status",
-            "tagtypes", "urlhandlers",
+            "albumart", "binarylimit", "channels", "close", "commands", "count",
+            "currentsong", "decoders", "find", "getvol", "idle", "list", "listall", "listallinfo", "listfiles", "listmounts",
+            "listplaylist", "listplaylistinfo", "listplaylists", "lsinfo", "notcommands", "outputs", "password", "ping", "playlist", "playlistfind",
+            "playlistid", "playlistinfo", "playlistsearch", "plchanges", "plchangesposid", "readmessages", "readpicture", "replay_gain_status", "search",
+            "stats", "status", "subscribe", "tagtypes", "unsubscribe", "urlhandlers",
         ]
         #expect(Set(table.listed.filter { $0.permission == .read }.map(\.name)) == reads)
         // Those not listed refuse or alias for anyone: no password is asked for them.

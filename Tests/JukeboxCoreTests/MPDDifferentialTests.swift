@@ -255,7 +255,8 @@ struct DifferentialLibrary {
     /// MPD and the box serving the library, each with its own copy of the stored
     /// playlists, both scanned: a failed scan is recorded as an issue.
     func serve() throws -> (mpd: MPDPeer, box: RunningDaemon) {
-        let mpd = try MPDPeer(name: name, musicDirectory: music, playlistsDirectory: mpdPlaylists)
+        // Stickers on for both: the box keeps them beside its state file.
+        let mpd = try MPDPeer(name: name, musicDirectory: music, playlistsDirectory: mpdPlaylists, stickerFile: folder + "/mpd-stickers.sql")
         #expect(try mpd.scan(expecting: songs), "MPD did not scan the library: \(mpd.log)")
         let config = folder + "/jukebox.toml"
         try """
@@ -267,7 +268,8 @@ struct DifferentialLibrary {
             keyboard = false
 
             """.write(toFile: config, atomically: true, encoding: .utf8)
-        let box = try RunningDaemon(name: name, config: config, musicDirectory: music, device: NullOutput.deviceName)
+        let box = try RunningDaemon(name: name, config: config, musicDirectory: music, device: NullOutput.deviceName,
+                                    stateFile: folder + "/box-state/state")
         #expect(box.wait(seconds: 30) { (try? RawMPDConnection(socket: box.socket).reply(to: "stats"))?.contains("songs: \(songs)") == true },
                 "the box did not scan the library: \(box.log)")
         return (mpd, box)

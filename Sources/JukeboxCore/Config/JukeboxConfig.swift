@@ -45,6 +45,11 @@ public struct JukeboxConfig: Sendable, Equatable {
         public var libraryIndex: String? {
             file.isEmpty ? nil : AtomicFile.folder(of: file) + "/library.index"
         }
+
+        /// MPD's sticker database, beside the state file; nil when no state is kept.
+        public var stickerDatabase: String? {
+            file.isEmpty ? nil : AtomicFile.folder(of: file) + "/stickers.sqlite"
+        }
     }
 
     public struct Control: Sendable, Equatable {

@@ -43,10 +43,14 @@ public final class ControlServer: @unchecked Sendable {
         public var musicDirectory: String
         /// Where stored playlists are kept (`[library] playlists_dir`); empty: none.
         public var playlistsDirectory: String
+        /// MPD's sticker database (beside the state file); empty: none, and the sticker
+        /// commands are answered as MPD answers them without a `sticker_file`.
+        public var stickerDatabase: String
 
-        public init(musicDirectory: String = "", playlistsDirectory: String = "") {
+        public init(musicDirectory: String = "", playlistsDirectory: String = "", stickerDatabase: String = "") {
             self.musicDirectory = musicDirectory
             self.playlistsDirectory = playlistsDirectory
+            self.stickerDatabase = stickerDatabase
         }
     }
 
@@ -100,6 +104,8 @@ public final class ControlServer: @unchecked Sendable {
     }
     /// The connected clients. Confined to the control thread.
     private var clients: [Int32: ControlConnection] = [:]
+    /// The clients' sessions, for client-to-client messages. Confined to the control thread.
+    private let board = MessageBoard()
     private let mail = ConditionLocked(Mail())
     private var observer: Int?
     private var catalogObserver: Int?
@@ -122,8 +128,10 @@ public final class ControlServer: @unchecked Sendable {
     /// Output beyond which a client's further lines wait until it reads, and its
     /// streamed reply is made no further.
     static let outputBackPressure = 256 << 10
-    /// Reads stored playlists off the control thread.
+    /// Reads stored playlists and runs the sticker database off the control thread.
     private let files = ControlFileWorker()
+    /// Opened at the start, when the scope names one; used on the file thread only.
+    private var stickers: StickerDatabase?
     /// Lines of one client run per turn of the loop, before the others are served.
     static let linesPerTurn = 64
     static let bytesPerRead = 64 << 10
@@ -156,6 +164,7 @@ public final class ControlServer: @unchecked Sendable {
         } catch {
             for fd in listeners { close(fd) }
             listeners.removeAll()
+            stickers = nil
             if wake.read >= 0 { close(wake.read); close(wake.write) }
             wake = (-1, -1)
             removeSocketFile()
@@ -186,6 +195,7 @@ public final class ControlServer: @unchecked Sendable {
                 onNotice(busy ? "TCP port \(tcpPort) is busy" : "TCP port \(tcpPort) cannot be opened")
             }
         }
+        openStickers()
         var fds: [Int32] = [0, 0]
         do {
             try systemCall { jukebox_pipe2(&fds, O_NONBLOCK | O_CLOEXEC) }
@@ -203,6 +213,20 @@ public final class ControlServer: @unchecked Sendable {
         observer = player.observeChanges { [weak self] changes in self?.playerChanged(IdleSubsystems(changes)) }
         catalogObserver = catalog.observe { [weak self] change in
             self?.announce(change == .published ? [.database] : [.update])
+        }
+    }
+
+    /// The sticker database, made if missing. One that cannot be opened (a full or
+    /// read-only card, a damaged file) is logged, and the box runs without stickers.
+    private func openStickers() {
+        let path = scope.stickerDatabase
+        guard !path.isEmpty else { return }
+        mkdir(AtomicFile.folder(of: path), 0o755)
+        do {
+            stickers = try StickerDatabase(path: path)
+            logger.debug("stickers: \(path), \(stickers?.stickerCount ?? 0) stickers")
+        } catch {
+            logger.warning("stickers: cannot open \(path) (\(error)); MPD clients get no stickers until it can be")
         }
     }
 
@@ -238,6 +262,7 @@ public final class ControlServer: @unchecked Sendable {
         pthread_join(thread, nil)
         self.thread = nil
         files.stop()
+        stickers = nil  // closed once the sessions that held it are gone with the thread
         mail.withLock { $0.closed = true }
         for fd in listeners { close(fd) }
         close(wake.read)
@@ -296,8 +321,7 @@ public final class ControlServer: @unchecked Sendable {
         mail.withLock { $0.controlThread = pthread_self() }
         var buffer = [UInt8](repeating: 0, count: Self.bytesPerRead)
         defer {
-            for client in clients.values { close(client.fd) }
-            clients.removeAll()
+            for client in clients.values { remove(client) }
         }
         // What is polled, and the client behind each entry (none for the wake pipe and the
         // listeners): kept from turn to turn, so a turn allocates nothing and looks nothing up.
@@ -357,17 +381,13 @@ public final class ControlServer: @unchecked Sendable {
                     continue
                 }
                 if client.failed {  // closed to make room for another
-                    close(client.fd)
-                    clients[client.fd] = nil
+                    remove(client)
                     continue
                 }
                 if entry.revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 { receive(client, into: &buffer) }
                 run(client)
                 if client.pendingOutput > 0 { send(client) }
-                if client.failed || (client.closing && client.pendingOutput == 0) {
-                    close(client.fd)
-                    clients[client.fd] = nil
-                }
+                if client.failed || (client.closing && client.pendingOutput == 0) { remove(client) }
             }
             closeIdle()
         }
@@ -402,9 +422,15 @@ public final class ControlServer: @unchecked Sendable {
             guard let deadline = deadline(of: client), now >= deadline else { continue }
             let limit = client.isGuest ? "\(limits.passwordTimeoutSeconds) s without the password" : "\(limits.connectionTimeoutSeconds) s"
             logger.debug("control: closing \(client.peer), silent for \(limit)")
-            close(client.fd)
-            clients[client.fd] = nil
+            remove(client)
         }
+    }
+
+    /// Closes a client's connection and forgets it: its subscriptions end with it.
+    private func remove(_ client: ControlConnection) {
+        close(client.fd)
+        clients[client.fd] = nil
+        board.leave(client.session)
     }
 
     private func accept(on listener: Int32) {
@@ -461,7 +487,8 @@ public final class ControlServer: @unchecked Sendable {
         if taken < limits.maximumConnections - 1 { warnedFull = false; warnedEvicting = false }
         let session = ControlSession(player: player, scope: scope, catalog: catalog, outputs: outputs, local: local,
                                      password: password,
-                                     maximumCommandListBytes: limits.maximumCommandListBytes, commandsPerCall: Self.linesPerTurn)
+                                     maximumCommandListBytes: limits.maximumCommandListBytes, commandsPerCall: Self.linesPerTurn,
+                                     board: board, stickers: stickers)
         session.announce = { [weak self] in self?.announce($0) }
         session.streamsReplies = true
         session.background = { [weak self] job in
@@ -472,6 +499,11 @@ public final class ControlServer: @unchecked Sendable {
         }
         let client = ControlConnection(fd: fd, session: session, peer: local ? "the Unix socket" : Self.describe(address), local: local,
                                        now: MonotonicClock.now())
+        session.wake = { [weak self, weak client] answer in
+            guard let self, let client else { return }
+            client.reply(answer)
+            send(client)
+        }
         client.reply(MPDProtocol.greeting)
         clients[fd] = client
         send(client)

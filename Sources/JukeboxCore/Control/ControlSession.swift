@@ -35,6 +35,16 @@ public final class ControlSession {
     /// Tells every idle client (this one too) of a change the player does not report:
     /// a stored playlist written.
     var announce: (IdleSubsystems) -> Void = { _ in }
+    /// Writes an idle answer to this client at once, when another client's message ends
+    /// its `idle` (the server sets it to this client's connection).
+    var wake: (String) -> Void = { _ in }
+    /// Every connected client, for client-to-client messages; this one joins when made.
+    let board: MessageBoard
+    /// The channels this client listens on and the messages it has not read.
+    var mailbox = Mailbox()
+    /// MPD's sticker database, beside the state file; nil without one. Used on the
+    /// server's file thread only (`background`).
+    let stickers: StickerDatabase?
     /// Long replies are streamed (`Outcome.stream`) rather than made whole: the server
     /// sets it. Otherwise they come as one `reply`.
     var streamsReplies = false
@@ -109,7 +119,7 @@ public final class ControlSession {
     public init(player: Player, scope: ControlServer.Scope = .init(), catalog: LibraryCatalog = LibraryCatalog(),
                 outputs: OutputSwitches = OutputSwitches(devices: ["default"]), local: Bool = true, password: String = "",
                 maximumCommandListBytes: Int = ControlServer.Limits().maximumCommandListBytes,
-                commandsPerCall: Int = .max) {
+                commandsPerCall: Int = .max, board: MessageBoard = MessageBoard(), stickers: StickerDatabase? = nil) {
         self.player = player
         self.outputs = outputs
         self.local = local
@@ -120,6 +130,9 @@ public final class ControlSession {
         playlists = StoredPlaylists(folder: scope.playlistsDirectory, musicDirectory: scope.musicDirectory)
         self.commandsPerCall = max(1, commandsPerCall)
         self.maximumCommandListBytes = maximumCommandListBytes
+        self.board = board
+        self.stickers = stickers
+        board.join(self)
     }
 
     public func handle(line rawLine: String) -> Outcome {
@@ -315,7 +328,7 @@ public final class ControlSession {
     /// Every command the server answers, each declared once, in its area's file: adding
     /// one to an area touches that file alone.
     static let commandTable = CommandTable(sessionCommands + playerCommands + outputCommands + queueCommands + databaseCommands
-        + searchCommands + pictureCommands + playlistCommands + storageCommands)
+        + searchCommands + pictureCommands + playlistCommands + storageCommands + messageCommands + stickerCommands)
 
     /// Runs one command; `command` is its entry in `commandTable`.
     private func execute(_ request: MPDProtocol.Request?, _ command: MPDCommand?) throws -> Reply {
@@ -355,8 +368,10 @@ public final class ControlSession {
             return ""
         },
         .init("ping", .read, 0...0) { _, _ in "" },
-        .init("commands", .read, 0...) { s, _ in .text(ControlSession.commandTable.commands(mayChange: s.mayChange)) },
-        .init("commandlist", .read, 0..., listed: false) { s, _ in .text(ControlSession.commandTable.commands(mayChange: s.mayChange)) },
+        .init("commands", .read, 0...) { s, _ in .text(ControlSession.commandTable.commands(mayChange: s.mayChange, stickers: s.stickers != nil)) },
+        .init("commandlist", .read, 0..., listed: false) { s, _ in
+            .text(ControlSession.commandTable.commands(mayChange: s.mayChange, stickers: s.stickers != nil))
+        },
         .init("notcommands", .read, 0...0) { s, _ in .text(ControlSession.commandTable.notCommands(mayChange: s.mayChange)) },
         .init("tagtypes", .read, 0...) { s, request in
             let args = request.arguments

@@ -1,6 +1,7 @@
 /// What `idle` waits for: MPD's subsystems. The box reports player, mixer, options,
-/// playlist, output, stored_playlist, database (a scan changed the library) and update
-/// (an update job started or ended); the others are accepted, as MPD accepts them, and wait for
+/// playlist, output, stored_playlist, database (a scan changed the library), update
+/// (an update job started or ended), subscription and message (client-to-client
+/// messages) and sticker; the others are accepted, as MPD accepts them, and wait for
 /// changes the box does not make (yet).
 public enum IdleSubsystem: String, CaseIterable, Sendable, Hashable {
     case database, update
@@ -29,6 +30,9 @@ public struct IdleSubsystems: OptionSet, Sendable, Hashable {
     public static let mixer = IdleSubsystem.mixer.only
     public static let output = IdleSubsystem.output.only
     public static let options = IdleSubsystem.options.only
+    public static let sticker = IdleSubsystem.sticker.only
+    public static let subscription = IdleSubsystem.subscription.only
+    public static let message = IdleSubsystem.message.only
     public static let all = IdleSubsystems(rawValue: 1 << UInt16(IdleSubsystem.allCases.count) - 1)
 
     /// The subsystems the player's changes touch, as MPD names them. Every fact of

@@ -35,10 +35,14 @@ final class MPDCommand: Sendable {
     let arguments: ClosedRange<Int>
     /// Answered but left out of `commands`: an alias, or an MPD command refused with a reason.
     let listed: Bool
+    /// Listed in `commands` only when there is a sticker database, as MPD lists `sticker`
+    /// only with a `sticker_file` (the handler refuses it otherwise, as MPD does).
+    let needsStickers: Bool
     let run: Run
 
-    convenience init(_ name: String, _ permission: Permission, _ arguments: some ArgumentCount, listed: Bool = true, _ handler: @escaping Handler) {
-        self.init(name, permission, arguments, listed: listed, run: .reply(handler))
+    convenience init(_ name: String, _ permission: Permission, _ arguments: some ArgumentCount, listed: Bool = true,
+                     needsStickers: Bool = false, _ handler: @escaping Handler) {
+        self.init(name, permission, arguments, listed: listed, needsStickers: needsStickers, run: .reply(handler))
     }
 
     convenience init(_ name: String, _ permission: Permission, _ arguments: some ArgumentCount,
@@ -56,11 +60,13 @@ final class MPDCommand: Sendable {
         self.init(name, permission, arguments, listed: listed, run: .connection(connection))
     }
 
-    private init(_ name: String, _ permission: Permission, _ arguments: some ArgumentCount, listed: Bool = true, run: Run) {
+    private init(_ name: String, _ permission: Permission, _ arguments: some ArgumentCount, listed: Bool = true, needsStickers: Bool = false,
+                 run: Run) {
         self.name = name
         self.permission = permission
         self.arguments = arguments.counts
         self.listed = listed
+        self.needsStickers = needsStickers
         self.run = run
     }
 

@@ -10,6 +10,7 @@ extension ControlSession {
         .init("unmount", .change, 1...1) { _, request in
             throw MPDProtocol.Ack(code: .argument, message: request.arguments[0].isEmpty ? "Bad mount point" : "Not a mount point")
         },
-        .init("listneighbors", .read, 0...0) { _, _ in throw MPDProtocol.Ack(code: .unknown, message: "No neighbor plugin configured") },
+        // MPD without neighbor plugins answers it but leaves it out of `commands`.
+        .init("listneighbors", .read, 0...0, listed: false) { _, _ in throw MPDProtocol.Ack(code: .unknown, message: "No neighbor plugin configured") },
     ]
 }

@@ -8,7 +8,9 @@ final class MPDPeer {
     let folder: String
     private let process = Process()
 
-    init(name: String, musicDirectory: String, playlistsDirectory: String) throws {
+    /// `stickerFile` turns MPD's sticker database on (`sticker_file`), kept where it names
+    /// (outside the peer's folder, so a second peer can open it again).
+    init(name: String, musicDirectory: String, playlistsDirectory: String, stickerFile: String? = nil) throws {
         folder = NSTemporaryDirectory() + "jukebox-mpd-\(name)-\(getpid())"
         try? FileManager.default.removeItem(atPath: folder)
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
@@ -21,6 +23,7 @@ final class MPDPeer {
             bind_to_address "\(socket)"
             auto_update "no"
             zeroconf_enabled "no"
+            \(stickerFile.map { "sticker_file \"\($0)\"" } ?? "")
             audio_output {
                 type "null"
                 name "null-sink"
@@ -38,8 +41,15 @@ final class MPDPeer {
     }
 
     deinit {
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        if process.isRunning { Glibc.kill(process.processIdentifier, SIGKILL) }
         try? FileManager.default.removeItem(atPath: folder)
+    }
+
+    /// Kills MPD at once, as a power cut would, and waits for it to be gone.
+    func kill() {
+        guard process.isRunning else { return }
+        Glibc.kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
     }
 
     var log: String { (try? String(contentsOfFile: folder + "/log", encoding: .utf8)) ?? "" }

@@ -35,12 +35,21 @@ final class RawMPDConnection {
 
     /// Sends `line` and a newline; the reply's lines, ending with its last.
     func reply(to line: String) -> [String] {
-        guard !closed else { return ["<closed>"] }
+        send(line)
+        return readReply()
+    }
+
+    /// Sends `line` and a newline without waiting for the reply (`idle`, to be ended by
+    /// another client); `readReply` then reads it.
+    func send(_ line: String) {
+        guard !closed else { return }
         let bytes = Array((line + "\n").utf8)
-        guard bytes.withUnsafeBytes({ send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }) == bytes.count else {
-            closed = true
-            return ["<closed>"]
-        }
+        if bytes.withUnsafeBytes({ Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }) != bytes.count { closed = true }
+    }
+
+    /// The next reply's lines, ending with its last.
+    func readReply() -> [String] {
+        guard !closed else { return ["<closed>"] }
         var lines: [String] = []
         while let next = readLine() {
             if next.hasPrefix("binary: "), let count = Int(next.dropFirst(8)), let chunk = read(count + 1) {

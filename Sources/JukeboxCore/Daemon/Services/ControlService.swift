@@ -28,9 +28,10 @@ final class ControlService: Service, @unchecked Sendable {
         self.settings = ConditionLocked(Current(control: settings, scope: scope))
     }
 
-    /// The folders clients reach, from a config.
+    /// The folders clients reach and the sticker database, from a config.
     static func scope(_ config: JukeboxConfig) -> ControlServer.Scope {
-        ControlServer.Scope(musicDirectory: config.library.musicDirectory, playlistsDirectory: config.library.playlistsDirectory)
+        ControlServer.Scope(musicDirectory: config.library.musicDirectory, playlistsDirectory: config.library.playlistsDirectory,
+                            stickerDatabase: config.state.stickerDatabase ?? "")
     }
 
     /// The settings the next start uses (a live reload restarts it through the group).
