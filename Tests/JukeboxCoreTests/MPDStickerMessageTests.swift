@@ -271,7 +271,7 @@ import Testing
     @Test func theStickerDatabaseKeepsMPDsRules() throws {
         let path = temporaryDatabase("rules")
         defer { try? FileManager.default.removeItem(atPath: AtomicFile.folder(of: path)) }
-        let db = try StickerDatabase(path: path)
+        let db = StickerDatabase(path: path)
         #expect(try db.set(type: "song", uri: "A/x.flac", name: "rating", value: "5"))
         #expect(try db.set(type: "song", uri: "A/x.flac", name: "rating", value: "6"))
         #expect(try !db.set(type: "song", uri: "A/x.flac", name: "", value: "ignored"))
@@ -299,14 +299,14 @@ import Testing
         let path = temporaryDatabase("wal")
         defer { try? FileManager.default.removeItem(atPath: AtomicFile.folder(of: path)) }
         do {
-            let db = try StickerDatabase(path: path)
+            let db = StickerDatabase(path: path)
             try db.set(type: "song", uri: "x.flac", name: "rating", value: "5")
         }
         let raw = try SQLite(path: path)
         #expect(try raw.run("PRAGMA journal_mode").first?.first?.text == "wal")
         // MPD's own table, so its sticker.sql can be copied over.
         #expect(try raw.run("SELECT type, uri, name, value FROM sticker").map { $0.map(\.text) } == [["song", "x.flac", "rating", "5"]])
-        let again = try StickerDatabase(path: path)
+        let again = StickerDatabase(path: path)
         #expect(again.stickerCount == 1)
         #expect(try again.value(type: "song", uri: "x.flac", name: "rating") == "5")
     }
@@ -314,7 +314,7 @@ import Testing
     @Test func theStickerDatabaseIsBounded() throws {
         let path = temporaryDatabase("bounds")
         defer { try? FileManager.default.removeItem(atPath: AtomicFile.folder(of: path)) }
-        let db = try StickerDatabase(path: path, limits: .init(stickers: 3, nameBytes: 8, valueBytes: 16))
+        let db = StickerDatabase(path: path, limits: .init(stickers: 3, nameBytes: 8, valueBytes: 16))
         for n in 0..<3 { try db.set(type: "song", uri: "s\(n).flac", name: "rating", value: "\(n)") }
         #expect(throws: StickerDatabase.Failure.full(limit: 3)) { try db.set(type: "song", uri: "s9.flac", name: "rating", value: "1") }
         #expect(throws: StickerDatabase.Failure.full(limit: 3)) { try db.add(1, type: "song", uri: "s9.flac", name: "plays") }
@@ -328,7 +328,7 @@ import Testing
         #expect(try db.delete(type: "song", uri: "s2.flac"))
         try db.set(type: "song", uri: "s9.flac", name: "rating", value: "1")
         #expect(db.stickerCount == 3)
-        #expect(try StickerDatabase(path: path).stickerCount == 3)
+        #expect(StickerDatabase(path: path).stickerCount == 3)
     }
 
     /// No database: `sticker` is refused as MPD refuses it without a sticker_file, after

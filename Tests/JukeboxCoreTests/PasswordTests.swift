@@ -37,7 +37,9 @@ import Testing
         #expect(say(s, "play").hasPrefix("ACK [4@0]"))
         #expect(say(s, "password \"open sesame\"") == "OK\n")
         #expect(say(s, "play") == "OK\n")
-        #expect(listed(say(s, "commands")) == Set(ControlSession.commandTable.listed.map(\.name)) && say(s, "notcommands") == "OK\n")
+        // Without a sticker database `commands` leaves the sticker commands out, as MPD's does.
+        let listedHere = Set(ControlSession.commandTable.listed.filter { !$0.needsStickers }.map(\.name))
+        #expect(listed(say(s, "commands")) == listedHere && say(s, "notcommands") == "OK\n")
     }
 
     @Test func theUnixSocketAndABoxWithoutPasswordAllowEverything() {

@@ -130,7 +130,8 @@ public final class ControlServer: @unchecked Sendable {
     static let outputBackPressure = 256 << 10
     /// Reads stored playlists and runs the sticker database off the control thread.
     private let files = ControlFileWorker()
-    /// Opened at the start, when the scope names one; used on the file thread only.
+    /// Made at the start when the scope names one (its file on the first use); used on
+    /// the file thread only.
     private var stickers: StickerDatabase?
     /// Lines of one client run per turn of the loop, before the others are served.
     static let linesPerTurn = 64
@@ -216,18 +217,14 @@ public final class ControlServer: @unchecked Sendable {
         }
     }
 
-    /// The sticker database, made if missing. One that cannot be opened (a full or
-    /// read-only card, a damaged file) is logged, and the box runs without stickers.
+    /// The sticker database the scope names, opened on its first use on the file thread.
+    /// One that cannot be opened then (a full or read-only card, a damaged file) is
+    /// refused to that client with the reason, and tried again on the next use.
     private func openStickers() {
         let path = scope.stickerDatabase
         guard !path.isEmpty else { return }
-        mkdir(AtomicFile.folder(of: path), 0o755)
-        do {
-            stickers = try StickerDatabase(path: path)
-            logger.debug("stickers: \(path), \(stickers?.stickerCount ?? 0) stickers")
-        } catch {
-            logger.warning("stickers: cannot open \(path) (\(error)); MPD clients get no stickers until it can be")
-        }
+        stickers = StickerDatabase(path: path)
+        logger.debug("stickers: \(path)")
     }
 
     private func tcpListening(address: String, port: Int) {

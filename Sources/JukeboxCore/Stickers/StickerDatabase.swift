@@ -106,15 +106,26 @@ public final class StickerDatabase: @unchecked Sendable {
     }
 
     public let limits: Limits
-    private let db: SQLite
-    /// Stickers in the file: counted once at the start, then kept by each change.
-    private var count: Int
+    private let path: String
+    /// Opened on the first use: a box whose clients keep no stickers makes no file (and
+    /// spends nothing on it at the start, before its first sound).
+    private var connection: SQLite?
+    /// Stickers in the file: counted once it is opened, then kept by each change.
+    private var count = 0
 
-    /// Opens (or makes) the database at `path`, in WAL mode with full syncs.
-    public init(path: String, limits: Limits = Limits()) throws(Failure) {
+    /// The database at `path`, made (in WAL mode with full syncs) when first used.
+    public init(path: String, limits: Limits = Limits()) {
+        self.path = path
         self.limits = limits
+    }
+
+    /// The open database, opened (or made) now if it is not yet; a failure is tried
+    /// again on the next use (a card made writable, space freed).
+    private func open() throws(Failure) -> SQLite {
+        if let connection { return connection }
         do {
-            db = try SQLite(path: path)
+            mkdir(AtomicFile.folder(of: path), 0o755)
+            let db = try SQLite(path: path)
             try db.run("PRAGMA journal_mode = WAL")
             try db.run("PRAGMA synchronous = FULL")
             try db.run("PRAGMA journal_size_limit = 1048576")
@@ -122,6 +133,8 @@ public final class StickerDatabase: @unchecked Sendable {
             try db.run("CREATE TABLE IF NOT EXISTS sticker(type VARCHAR NOT NULL, uri VARCHAR NOT NULL, name VARCHAR NOT NULL, value VARCHAR NOT NULL)")
             try db.run("CREATE UNIQUE INDEX IF NOT EXISTS sticker_value ON sticker(type, uri, name)")
             count = Int(try db.run("SELECT count(*) FROM sticker").first?.first?.integer ?? 0)
+            connection = db
+            return db
         } catch {
             throw .database(error)
         }
@@ -129,13 +142,13 @@ public final class StickerDatabase: @unchecked Sendable {
 
     /// The value of one sticker, or nil.
     public func value(type: String, uri: String, name: String) throws(Failure) -> String? {
-        try database { try db.run("SELECT value FROM sticker WHERE type = ? AND uri = ? AND name = ?", [.text(type), .text(uri), .text(name)]) }
+        try database { db in try db.run("SELECT value FROM sticker WHERE type = ? AND uri = ? AND name = ?", [.text(type), .text(uri), .text(name)]) }
             .first?.first?.text
     }
 
     /// All stickers of one object, by name (in bytes' order).
     public func stickers(type: String, uri: String) throws(Failure) -> [(name: String, value: String)] {
-        try database { try db.run("SELECT name, value FROM sticker WHERE type = ? AND uri = ? ORDER BY name", [.text(type), .text(uri)]) }
+        try database { db in try db.run("SELECT name, value FROM sticker WHERE type = ? AND uri = ? ORDER BY name", [.text(type), .text(uri)]) }
             .map { ($0[0].text, $0[1].text) }
     }
 
@@ -145,9 +158,9 @@ public final class StickerDatabase: @unchecked Sendable {
     public func set(type: String, uri: String, name: String, value: String) throws(Failure) -> Bool {
         guard !name.isEmpty else { return false }
         try check(name: name, value: value)
-        try change {
+        try change { db in
             try db.run("UPDATE sticker SET value = ? WHERE type = ? AND uri = ? AND name = ?", [.text(value), .text(type), .text(uri), .text(name)])
-            if db.changes == 0 { try insert(type: type, uri: uri, name: name, value: value) }
+            if db.changes == 0 { try insert(db, type: type, uri: uri, name: name, value: value) }
         }
         return true
     }
@@ -158,13 +171,13 @@ public final class StickerDatabase: @unchecked Sendable {
     @discardableResult
     public func add(_ delta: Int64, type: String, uri: String, name: String) throws(Failure) -> Int64 {
         try check(name: name, value: "")
-        return try change { () throws -> Int64 in
+        return try change { db throws -> Int64 in
             let old = try db.run("SELECT CAST(value AS INTEGER) FROM sticker WHERE type = ? AND uri = ? AND name = ?",
                                  [.text(type), .text(uri), .text(name)]).first?.first?.integer
             let (new, overflow) = (old ?? 0).addingReportingOverflow(delta)
             guard !overflow else { throw Failure.outOfRange }
             if old == nil {
-                try insert(type: type, uri: uri, name: name, value: String(new))
+                try insert(db, type: type, uri: uri, name: name, value: String(new))
             } else {
                 try db.run("UPDATE sticker SET value = ? WHERE type = ? AND uri = ? AND name = ?", [.text(String(new)), .text(type), .text(uri), .text(name)])
             }
@@ -174,7 +187,7 @@ public final class StickerDatabase: @unchecked Sendable {
 
     /// Deletes one sticker (`name`) or all of an object's; false when there was none.
     public func delete(type: String, uri: String, name: String? = nil) throws(Failure) -> Bool {
-        try change { () throws -> Bool in
+        try change { db throws -> Bool in
             if let name {
                 try db.run("DELETE FROM sticker WHERE type = ? AND uri = ? AND name = ?", [.text(type), .text(uri), .text(name)])
             } else {
@@ -201,16 +214,16 @@ public final class StickerDatabase: @unchecked Sendable {
         sql += condition
         if let argument { arguments.append(argument) }
         sql += " ORDER BY \(order.sql)\(reversed ? " DESC" : ""), uri"
-        return try database { try db.run(sql, arguments) }.map { ($0[0].text, $0[1].text) }
+        return try database { db in try db.run(sql, arguments) }.map { ($0[0].text, $0[1].text) }
     }
 
     /// Every sticker name in use, once each, in bytes' order (MPD 0.24's `stickernames`).
     public func names() throws(Failure) -> [String] {
-        try database { try db.run("SELECT DISTINCT name FROM sticker ORDER BY name") }.map { $0[0].text }
+        try database { db in try db.run("SELECT DISTINCT name FROM sticker ORDER BY name") }.map { $0[0].text }
     }
 
-    /// Stickers in the database.
-    public var stickerCount: Int { count }
+    /// Stickers in the database (opened to count them).
+    public var stickerCount: Int { (try? open()).map { _ in count } ?? 0 }
 
     // MARK: Inside
 
@@ -220,7 +233,7 @@ public final class StickerDatabase: @unchecked Sendable {
     }
 
     /// A new row, if there is room for one. Inside a transaction.
-    private func insert(type: String, uri: String, name: String, value: String) throws {
+    private func insert(_ db: SQLite, type: String, uri: String, name: String, value: String) throws {
         guard count < limits.stickers else { throw Failure.full(limit: limits.stickers) }
         try db.run("INSERT INTO sticker(type, uri, name, value) VALUES(?, ?, ?, ?)", [.text(type), .text(uri), .text(name), .text(value)])
         count += 1
@@ -228,9 +241,10 @@ public final class StickerDatabase: @unchecked Sendable {
 
     /// `body` in one transaction; the count is taken again if it fails (a rolled-back
     /// insert or delete must not leave it wrong).
-    private func change<T>(_ body: () throws -> T) throws(Failure) -> T {
+    private func change<T>(_ body: (SQLite) throws -> T) throws(Failure) -> T {
+        let db = try open()
         do {
-            return try db.transaction(body)
+            return try db.transaction { try body(db) }
         } catch {
             count = Int((try? db.run("SELECT count(*) FROM sticker"))?.first?.first?.integer ?? Int64(count))
             if let failure = error as? Failure { throw failure }
@@ -238,9 +252,10 @@ public final class StickerDatabase: @unchecked Sendable {
         }
     }
 
-    private func database<T>(_ body: () throws -> T) throws(Failure) -> T {
+    private func database<T>(_ body: (SQLite) throws -> T) throws(Failure) -> T {
+        let db = try open()
         do {
-            return try body()
+            return try body(db)
         } catch {
             throw .database(error as? SQLiteError ?? SQLiteError(code: -1, message: "\(error)"))
         }
