@@ -58,6 +58,8 @@ import Testing
         ("previous-stopped", ["add \"\"", "previous", "status"]),
         ("stop", ["add \"\"", "play 0", "stop", "status"]),
         ("seek", ["add \"\"", "play 0", "seek 0 0.5", "seekid 1 0.5", "seekcur 0.2"]),
+        ("prio", ["add \"\"", "prio 5 1:3", "prio 200 8", "playlistinfo 0:2", "plchangesposid 0", "prioid 7 1", "prio 300 0", "prio -1 0",
+                  "prio x 0", "prio 1 20", "prioid 1 999", "random 1", "play 0", "status"]),
         ("options", ["repeat 1", "random 1", "single 1", "consume 1", "status", "single oneshot", "status"]),
         ("volume", ["setvol 50", "status", "volume 5", "status"]),
         ("playlists", ["listplaylists", "listplaylist saved", "listplaylistinfo saved", "load saved", "playlistinfo"]),

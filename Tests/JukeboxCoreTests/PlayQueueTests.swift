@@ -124,4 +124,30 @@ import Testing
         #expect(q.previous() == nil)
         #expect(q.advanceAfterNaturalEnd() == nil)
     }
+
+    /// MPD's priorities in random play: what is to come goes highest first, shuffled among
+    /// equals; an entry played already whose priority is raised is due again; an entry
+    /// played by hand is taken out of the cycle, so the highest still comes next.
+    @Test func prioritiesOrderWhatRandomPlaysNext() {
+        var q = queue(10, .shuffle, seed: 7)
+        let identity: [Int?] = Array(0..<10)
+        var priorities = Array(repeating: 0, count: 10)
+        priorities[8] = 200
+        priorities[3] = 5
+        priorities[5] = 5
+        q.remap(count: 10, moved: identity, priorities: priorities)
+        #expect(q.jump(to: 0) == 0)
+        #expect(q.upcoming == 8)
+        #expect(q.next() == 8)
+        #expect(Set([q.next(), q.next()]) == [3, 5])
+        // Played, then raised: due again, before the zeros.
+        priorities[8] = 250
+        q.remap(count: 10, moved: identity, priorities: priorities)
+        #expect(q.next() == 8)
+        // All back to 0: the rest of the cycle in some order, each once.
+        q.remap(count: 10, moved: identity, priorities: [])
+        var rest: Set<Int> = []
+        while let n = q.peekAfterNaturalEnd(), rest.count < 6 { rest.insert(n); _ = q.advanceAfterNaturalEnd() }
+        #expect(rest == [1, 2, 4, 6, 7, 9])
+    }
 }

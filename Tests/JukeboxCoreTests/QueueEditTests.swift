@@ -165,9 +165,13 @@ import Testing
         #expect(say(s, "seekid 999 1") == "ACK [50@0] {seekid} No such song\n")
         #expect(say(s, "seek 0 nan") == "ACK [2@0] {seek} Number expected: nan\n")
         #expect(say(s, "seek 0 -5") == "ACK [2@0] {seek} Number expected: -5\n")
-        // Priorities are refused plainly, and not listed.
-        #expect(say(s, "prio 10 0:2") == "ACK [5@0] {prio} priorities are not supported: random play gives every entry the same chance\n")
-        #expect(!say(s, "commands").contains("command: prio\n"))
+        // Priorities: listed with their entries, and a change of the queue for clients.
+        let before = player.listing.version
+        #expect(say(s, "prio 10 0:2") == "OK\n")
+        #expect(player.listing.version > before && Array(player.listing.priorities.prefix(3)) == [10, 10, 0])
+        #expect(say(s, "playlistinfo 1").contains("Id: \(player.listing.ids[1])\nPrio: 10\n"))
+        #expect(say(s, "prioid 0 \(player.listing.ids[0]) \(player.listing.ids[1])") == "OK\n" && player.listing.priorities.isEmpty)
+        #expect(say(s, "commands").contains("command: prio\n"))
     }
 
     @Test func playlistfindAndPlaylistsearchLookInTheQueue() {

@@ -19,10 +19,28 @@ extension ControlSession {
         },
         .init("seek", .change, 2...2) { s, request in try s.seek(request, byId: false); return "" },
         .init("seekid", .change, 2...2) { s, request in try s.seek(request, byId: true); return "" },
-        // Not listed in `commands`: priorities order what random plays first, and this
-        // box's random gives every entry the same chance. Said plainly, not taken and ignored.
-        .init("prio", .read, 0..., listed: false) { _, _ in throw ControlSession.noPriorities },
-        .init("prioid", .read, 0..., listed: false) { _, _ in throw ControlSession.noPriorities },
+        // `prio PRIORITY START:END...` and `prioid PRIORITY ID...`: in random play, higher
+        // priorities are played first (a party's "play this soon").
+        .init("prio", .change, 2...) { s, request in
+            let args = request.arguments
+            let priority = try ControlSession.priority(args[0])
+            try s.editQueue { draft in
+                for range in try args.dropFirst().map({ try ControlSession.range($0, within: draft.count) }) { try draft.setPriority(priority, range) }
+            }
+            return ""
+        },
+        .init("prioid", .change, 2...) { s, request in
+            let args = request.arguments
+            let priority = try ControlSession.priority(args[0])
+            let ids = try args.dropFirst().map { try ControlSession.integer($0, request.name) }
+            try s.editQueue { draft in
+                for id in ids {
+                    let at = try draft.position(ofId: id)
+                    try draft.setPriority(priority, at..<at + 1)
+                }
+            }
+            return ""
+        },
         .init("clear", .change, 0...0) { s, _ in
             try s.editQueue { draft in draft.removeAll() }
             return ""
@@ -68,7 +86,13 @@ extension ControlSession {
         },
     ]
 
-    private static let noPriorities = MPDProtocol.Ack(code: .unknown, message: "priorities are not supported: random play gives every entry the same chance")
+    /// A priority as MPD reads it: a whole number from 0 to 255 (a negative one is "too
+    /// large", as MPD reads it unsigned).
+    private static func priority(_ text: String) throws -> Int {
+        guard let value = Int(text) else { throw MPDProtocol.Ack(code: .argument, message: "Integer expected: \(text.prefix(32))") }
+        guard (0...QueueDraft.maximumPriority).contains(value) else { throw MPDProtocol.Ack(code: .argument, message: "Number too large: \(text.prefix(32))") }
+        return value
+    }
 
     /// `add URI [POSITION]` (`one`: `addid`, a single file): queues the library's tracks
     /// under the name, or a URL; returns the new entries' ids.

@@ -91,6 +91,7 @@ extension ControlSession {
         if let spot {
             line("Pos: ", spot.position)
             line("Id: ", spot.id)
+            if spot.priority != 0 { line("Prio: ", spot.priority) }
         }
     }
 
@@ -125,7 +126,7 @@ extension ControlSession {
         let known = catalog.snapshot
         return ReplyStream.items(positions.count) { [unowned self] k, out in
             let i = positions[positions.index(positions.startIndex, offsetBy: k)]
-            appendSong(to: &out, path: listing.paths[i], spot: QueueSpot(position: i, id: listing.ids[i]),
+            appendSong(to: &out, path: listing.paths[i], spot: listing.spot(i),
                        tags: tags(of: listing.paths[i], position: i, status: s, catalog: known))
         }
     }

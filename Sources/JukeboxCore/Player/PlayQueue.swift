@@ -15,6 +15,10 @@ public struct PlayQueue<Generator: RandomNumberGenerator & Sendable>: Sendable {
     /// The shuffle cycle: a permutation of all indices and where we are in it.
     private var shuffleOrder: [Int] = []
     private var shufflePosition = 0
+    /// Each entry's priority (MPD's `prio`), empty while all are 0: in random play the
+    /// part of the cycle still to come is ordered by it, highest first, and shuffled
+    /// among equals.
+    private var priorities: [Int] = []
     private var generator: Generator
 
     public init(count: Int, options: PlayOptions = PlayOptions(), historyLimit: Int = 100, generator: Generator) {
@@ -34,6 +38,7 @@ public struct PlayQueue<Generator: RandomNumberGenerator & Sendable>: Sendable {
         self.count = count
         self.current = current.flatMap { $0 < count ? $0 : nil }
         history.removeAll()
+        priorities = []
         if options.random { reshuffle(startingWith: self.current) }
     }
 
@@ -41,20 +46,29 @@ public struct PlayQueue<Generator: RandomNumberGenerator & Sendable>: Sendable {
     /// the queue now holds `count` entries, those not in `moved` new. The current entry,
     /// the history and the shuffle cycle follow their entries; new entries join the
     /// part of the cycle still to come, at random places. A removed current entry
-    /// leaves no current one (the player decides what plays instead).
-    public mutating func remap(count newCount: Int, moved: [Int?]) {
+    /// leaves no current one (the player decides what plays instead). `priorities` are
+    /// the entries' priorities now (empty: all 0): as in MPD, an entry already played
+    /// whose priority was raised is due again, and what is to come goes highest first.
+    public mutating func remap(count newCount: Int, moved: [Int?], priorities newPriorities: [Int] = []) {
         func map(_ index: Int) -> Int? { index < moved.count ? moved[index] : nil }
+        var raised = Set<Int>()
+        for (old, new) in moved.enumerated() {
+            guard let new, priority(new, in: newPriorities) > priority(old, in: priorities) else { continue }
+            raised.insert(new)
+        }
         count = newCount
+        priorities = newPriorities
         current = current.flatMap(map)
         history = history.compactMap(map)
         guard !shuffleOrder.isEmpty || options.random else { return }
-        let done = shufflePosition >= 0 ? shuffleOrder.prefix(shufflePosition + 1).compactMap(map) : []
+        var done = shufflePosition >= 0 ? shuffleOrder.prefix(shufflePosition + 1).compactMap(map) : []
         var coming = shuffleOrder.dropFirst(max(0, shufflePosition + 1)).compactMap(map)
+        done.removeAll { $0 != current && raised.contains($0) }
         let known = Set(done).union(coming)
         for index in 0..<newCount where !known.contains(index) {
             coming.insert(index, at: Int.random(in: 0...coming.count, using: &generator))
         }
-        shuffleOrder = done + coming
+        shuffleOrder = done + byPriority(coming)
         shufflePosition = done.count - 1
         if let current, let at = shuffleOrder.firstIndex(of: current) { shufflePosition = at }
     }
@@ -80,8 +94,21 @@ public struct PlayQueue<Generator: RandomNumberGenerator & Sendable>: Sendable {
     @discardableResult
     public mutating func jump(to index: Int) -> Int? {
         guard index >= 0, index < count else { return nil }
+        let started = current != nil
         move(to: index)
-        if options.random, let at = shuffleOrder.firstIndex(of: index) { shufflePosition = at }
+        if options.random, let at = shuffleOrder.firstIndex(of: index) {
+            // As MPD: an entry not yet played is taken out of the cycle and played now, so
+            // what was to come (highest priority first) still comes next; one already
+            // played is gone back to.
+            if !started || at > shufflePosition {
+                let slot = started ? shufflePosition + 1 : 0
+                shuffleOrder.remove(at: at)
+                shuffleOrder.insert(index, at: slot)
+                shufflePosition = slot
+            } else {
+                shufflePosition = at
+            }
+        }
         return index
     }
 
@@ -228,8 +255,20 @@ public struct PlayQueue<Generator: RandomNumberGenerator & Sendable>: Sendable {
         } else if let avoid, order.count > 1, order[0] == avoid {
             order.swapAt(0, Int.random(in: 1..<order.count, using: &generator))
         }
-        shuffleOrder = order
+        // The first stays first (the track playing as shuffle is switched on).
+        shuffleOrder = first != nil && !order.isEmpty ? [order[0]] + byPriority(Array(order.dropFirst())) : byPriority(order)
         shufflePosition = 0
+    }
+
+    private func priority(_ index: Int, in list: [Int]) -> Int { index < list.count ? list[index] : 0 }
+
+    /// `order` with higher priorities first, each group in the order it had (a shuffle).
+    private func byPriority(_ order: [Int]) -> [Int] {
+        guard !priorities.isEmpty else { return order }
+        return order.enumerated().sorted { a, b in
+            let (x, y) = (priority(a.element, in: priorities), priority(b.element, in: priorities))
+            return x != y ? x > y : a.offset < b.offset
+        }.map(\.element)
     }
 
     private mutating func peekShuffle() -> Int? {

@@ -102,8 +102,8 @@ extension PlayerStatus {
         s.state = state
         s.queueLength = queue.count
         s.queuePosition = cursor.current != nil ? queue.order.current : nil
-        s.selected = queue.order.current.map { QueueSpot(position: $0, id: queue.ids[$0]) }
-        s.upcoming = queue.order.upcoming.map { QueueSpot(position: $0, id: queue.ids[$0]) }
+        s.selected = queue.order.current.map { QueueSpot(position: $0, id: queue.ids[$0], priority: queue.priority(at: $0)) }
+        s.upcoming = queue.order.upcoming.map { QueueSpot(position: $0, id: queue.ids[$0], priority: queue.priority(at: $0)) }
         s.queueVersion = queue.version
         s.tagChanges = queue.tagChanges
         s.tracksVersion = queue.tracksVersion
@@ -142,6 +142,14 @@ extension PlayerStatus {
 public struct QueueSpot: Sendable, Equatable, BitwiseCopyable {
     public var position: Int
     public var id: Int
+    /// MPD's `Prio` (0 unless a client set one).
+    public var priority = 0
+
+    public init(position: Int, id: Int, priority: Int = 0) {
+        self.position = position
+        self.id = id
+        self.priority = priority
+    }
 }
 
 /// The queue as clients list it.
@@ -154,6 +162,12 @@ public struct QueueListing: Sendable, Equatable {
     public var paths: [String]
     /// The version at which each entry came to be where it is.
     public var changedAt: [Int]
+    /// Each entry's priority; empty while all are 0.
+    public var priorities: [Int] = []
+
+    public func spot(_ position: Int) -> QueueSpot {
+        QueueSpot(position: position, id: ids[position], priority: position < priorities.count ? priorities[position] : 0)
+    }
 
     /// The positions that changed after `version`: all of them for a version this queue
     /// never had (a client that knew another run's queue).

@@ -351,7 +351,7 @@ final class PlayingQueue {
         // Failures in a row count against the list they happened in.
         cursor.failuresInARow = 0
         outbox.changed(.playlist)
-        queue.order.remap(count: queue.count, moved: moved)
+        queue.remapOrder(moved)
         if let oldCurrent, oldCurrent >= moved.count || moved[oldCurrent] != oldCurrent { outbox.changed(.track) }
         // What the decoder has already gone on to plays as decoded: if any of it is gone
         // or out of order, start the current track again where it is heard. The track

@@ -1,7 +1,15 @@
-/// One queue entry: a file and the id it keeps while the queue changes around it.
+/// One queue entry: a file, the id it keeps while the queue changes around it, and its
+/// priority (MPD's `prio`: in random play, higher ones are played first).
 public struct QueueEntry: Sendable, Equatable {
     public var id: Int
     public var path: String
+    public var priority = 0
+
+    public init(id: Int, path: String, priority: Int = 0) {
+        self.id = id
+        self.path = path
+        self.priority = priority
+    }
 }
 
 /// A copy of the queue that a client's command changes (`Player.editQueue`): add, delete,
@@ -70,6 +78,15 @@ public struct QueueDraft {
     public mutating func swap(_ a: Int, _ b: Int) throws(Refusal) {
         guard entries.indices.contains(a), entries.indices.contains(b) else { throw .badPosition }
         entries.swapAt(a, b)
+    }
+
+    /// MPD's highest priority.
+    public static let maximumPriority = 255
+
+    /// Gives the entries in `range` the priority `value` (0 to `maximumPriority`).
+    public mutating func setPriority(_ value: Int, _ range: Range<Int>) throws(Refusal) {
+        guard range.lowerBound >= 0, range.upperBound <= entries.count else { throw .badPosition }
+        for at in range { entries[at].priority = min(max(value, 0), Self.maximumPriority) }
     }
 
     /// Shuffles the entries in `range`; the current entry, when inside it, goes first.

@@ -9,6 +9,9 @@ struct QueueEntries {
     var order: PlayQueue<SystemRandom>
     private(set) var tracks: [String] = []
     private(set) var ids: [Int] = []
+    /// Each entry's priority (MPD's `prio`); empty while every one is 0, as it is unless
+    /// a client sets one.
+    private(set) var priorities: [Int] = []
     private(set) var lastId = 0
     private(set) var version = 1
     /// The version at which the list of tracks last changed: a new title of the playing
@@ -33,7 +36,11 @@ struct QueueEntries {
     var count: Int { tracks.count }
     var isEmpty: Bool { tracks.isEmpty }
 
-    var listing: QueueListing { QueueListing(version: version, tracksVersion: tracksVersion, ids: ids, paths: tracks, changedAt: entryVersions) }
+    var listing: QueueListing {
+        QueueListing(version: version, tracksVersion: tracksVersion, ids: ids, paths: tracks, changedAt: entryVersions, priorities: priorities)
+    }
+
+    func priority(at position: Int) -> Int { priorities.isEmpty || position >= priorities.count ? 0 : priorities[position] }
 
     /// The queue to save: a client's, not the library's (that is read again at start).
     var clientQueue: ClientQueue? { edited && !tracks.isEmpty ? ClientQueue(version: tracksVersion, tracks: tracks) : nil }
@@ -52,6 +59,7 @@ struct QueueEntries {
                 i < ids.count && ids[i] == kept[i] ? entryVersions[i] : version
             }
             ids = kept
+            priorities = []
         }
         tracks = paths
         fingerprint = QueueFingerprint(paths: paths)
@@ -61,7 +69,7 @@ struct QueueEntries {
 
     /// A copy for a client's command to change.
     func draft(current: Int?) -> QueueDraft {
-        QueueDraft(entries: zip(ids, tracks).map { QueueEntry(id: $0, path: $1) }, current: current, lastId: lastId)
+        QueueDraft(entries: ids.indices.map { QueueEntry(id: ids[$0], path: tracks[$0], priority: priority(at: $0)) }, current: current, lastId: lastId)
     }
 
     /// Takes a client's changed copy: where each old entry went (nil: removed), or nil
@@ -70,11 +78,12 @@ struct QueueEntries {
         lastId = draft.lastId
         let newIds = draft.entries.map(\.id)
         let paths = draft.entries.map(\.path)
-        guard newIds != ids || paths != tracks else { return nil }
+        let newPriorities = draft.entries.contains { $0.priority != 0 } ? draft.entries.map(\.priority) : []
+        guard newIds != ids || paths != tracks || newPriorities != priorities else { return nil }
         edited = true
         var placed: [Int: Int] = [:]
         for (at, id) in newIds.enumerated() { placed[id] = at }
-        return replace(ids: newIds, paths: paths, moved: ids.map { placed[$0] })
+        return replace(ids: newIds, paths: paths, priorities: newPriorities, moved: ids.map { placed[$0] })
     }
 
     /// A list of new entries in place of all the old ones: a client's saved queue
@@ -83,7 +92,7 @@ struct QueueEntries {
         self.edited = edited
         let fresh = Array(lastId + 1 ..< lastId + 1 + paths.count)
         lastId += paths.count
-        return replace(ids: fresh, paths: paths, moved: ids.map { _ in nil })
+        return replace(ids: fresh, paths: paths, priorities: [], moved: ids.map { _ in nil })
     }
 
     /// With consume on, the entry at `position` leaves the queue. Returns where the old
@@ -93,11 +102,12 @@ struct QueueEntries {
         var moved: [Int?] = Array(0..<ids.count)
         moved[position] = nil
         for at in (position + 1)..<max(position + 1, ids.count) { moved[at] = at - 1 }
-        var newIds = ids, newPaths = tracks
+        var newIds = ids, newPaths = tracks, newPriorities = priorities
         newIds.remove(at: position)
         newPaths.remove(at: position)
+        if position < newPriorities.count { newPriorities.remove(at: position) }
         edited = true
-        return replace(ids: newIds, paths: newPaths, moved: moved)
+        return replace(ids: newIds, paths: newPaths, priorities: newPriorities.contains { $0 != 0 } ? newPriorities : [], moved: moved)
     }
 
     /// The playing entry's tags changed: its version moves with the queue's, so that
@@ -108,18 +118,28 @@ struct QueueEntries {
         if let position, position < entryVersions.count { entryVersions[position] = version }
     }
 
+    /// The play order follows a changed list (`moved[old]`: each old entry's new place),
+    /// with the entries' priorities.
+    mutating func remapOrder(_ moved: [Int?]) {
+        order.remap(count: count, moved: moved, priorities: priorities)
+    }
+
     /// Puts a new list in place; `moved[old]` is each old entry's new position. An entry
-    /// keeps its version only where it stayed put.
-    private mutating func replace(ids newIds: [Int], paths: [String], moved: [Int?]) -> [Int?] {
+    /// keeps its version only where it stayed put with the same priority.
+    private mutating func replace(ids newIds: [Int], paths: [String], priorities newPriorities: [Int], moved: [Int?]) -> [Int?] {
         version += 1
-        tracksVersion = version
+        if newIds != ids || paths != tracks { tracksVersion = version }
         var oldPlace: [Int: Int] = [:]
         for (at, id) in ids.enumerated() { oldPlace[id] = at }
+        let oldPriorities = priorities
+        func oldPriority(_ at: Int) -> Int { at < oldPriorities.count ? oldPriorities[at] : 0 }
         entryVersions = newIds.indices.map { at in
-            if let old = oldPlace[newIds[at]], old == at, moved[old] == at { return entryVersions[old] }
+            let priority = at < newPriorities.count ? newPriorities[at] : 0
+            if let old = oldPlace[newIds[at]], old == at, moved[old] == at, oldPriority(old) == priority { return entryVersions[old] }
             return version
         }
         ids = newIds
+        priorities = newPriorities
         tracks = paths
         fingerprint = QueueFingerprint(paths: paths)
         return moved
