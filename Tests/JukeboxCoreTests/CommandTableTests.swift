@@ -77,7 +77,11 @@ import Testing
     @Test func argumentCountsOutsideTheRangeAreRefusedAsMPDDoes() {
         let play = MPDCommand("play", .change, 0...1) { _, _ in "" }
         #expect(play.refusal(arguments: 0) == nil && play.refusal(arguments: 1) == nil)
-        #expect(play.refusal(arguments: 2) == MPDProtocol.Ack(code: .argument, message: "wrong number of arguments for \"play\""))
+        #expect(play.refusal(arguments: 2) == MPDProtocol.Ack(code: .argument, message: "too many arguments for \"play\""))
+        let add = MPDCommand("add", .change, 1...2) { _, _ in "" }
+        #expect(add.refusal(arguments: 0) == MPDProtocol.Ack(code: .argument, message: "too few arguments for \"add\""))
+        let stop = MPDCommand("stop", .change, 0...0) { _, _ in "" }
+        #expect(stop.refusal(arguments: 1) == MPDProtocol.Ack(code: .argument, message: "wrong number of arguments for \"stop\""))
         let list = MPDCommand("list", .read, 1...) { _, _ in "" }
         #expect(list.refusal(arguments: 0) == MPDProtocol.Ack(code: .argument, message: "too few arguments for \"list\""))
         #expect(list.refusal(arguments: 40) == nil)
@@ -101,7 +105,7 @@ import Testing
                     // Taken by the connection only as it is sent alone: otherwise no command, as before the table.
                     #expect(reply == "ACK [5@0] {} unknown command \"\(command.name)\"\n", "\(line)")
                 default:
-                    let what = range.upperBound == .max ? "too few" : "wrong number of"
+                    let what = range.lowerBound == range.upperBound ? "wrong number of" : count < range.lowerBound ? "too few" : "too many"
                     #expect(reply == "ACK [2@0] {\(command.name)} \(what) arguments for \"\(command.name)\"\n", "\(line)")
                 }
                 let after = (player.listing, player.status.volume, player.status.state, player.status.options)

@@ -73,6 +73,7 @@ import Testing
         ("seekcur-stopped", ["add \"\"", "seekcur 10", "seekcur +5"]),
         ("crossfade-off", ["crossfade 0", "status"]),
         ("mounts", ["listmounts", "mount usb foo://bar", "unmount usb", "unmount \"\"", "listneighbors"]),
+        ("argument-counts", ["add", "playlistinfo 1 2", "load"]),
     ]
 
     /// Reply lines whose values legitimately differ between two servers (and runs): the
