@@ -74,6 +74,15 @@ import Testing
         ("crossfade-off", ["crossfade 0", "status"]),
         ("mounts", ["listmounts", "mount usb foo://bar", "unmount usb", "unmount \"\"", "listneighbors"]),
         ("argument-counts", ["add", "playlistinfo 1 2", "load"]),
+        ("partitions", ["listpartitions", "partition default", "partition nosuch", "partition \"\"", "newpartition default",
+                        "newpartition \"a b\"", "newpartition é", "delpartition default", "delpartition nosuch", "delpartition \"\"", "status"]),
+        // MPD makes it; the box has one player and one set of outputs.
+        ("partition-new", ["newpartition other", "listpartitions", "delpartition other"]),
+        ("moveoutput", ["moveoutput null-sink", "moveoutput nosuch", "moveoutput \"\"", "outputs"]),
+        ("mixramp-off", ["mixrampdb 0", "mixrampdelay -1", "mixrampdelay nan", "mixrampdelay 0", "mixrampdb x", "mixrampdelay x", "status"]),
+        ("mixramp-on", ["mixrampdb -17", "mixrampdelay 2", "status", "mixrampdelay -1", "mixrampdb 0"]),
+        // Debian's MPD is built with chromaprint; one without has no such command.
+        ("getfingerprint", ["getfingerprint"]),
     ]
 
     /// Reply lines whose values legitimately differ between two servers (and runs): the

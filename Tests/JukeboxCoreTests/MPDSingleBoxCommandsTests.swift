@@ -1,0 +1,63 @@
+import Testing
+@testable import JukeboxCore
+
+/// The MPD 0.23 commands the box answers as an MPD that cannot do all they ask. MPD's own
+/// replies are held against MPD in `MPDDifferentialTests`; these are the box's rules.
+@Suite struct MPDSingleBoxCommandsTests {
+    func session(password: String = "") -> (ControlSession, Player) {
+        let player = Player(engine: FakeEngine())
+        player.setTracks(["/srv/music/Album/song.flac", "http://radio.example/stream.mp3"])
+        let s = ControlSession(player: player, scope: .init(musicDirectory: "/srv/music/"), local: password.isEmpty, password: password)
+        return (s, player)
+    }
+
+    func say(_ s: ControlSession, _ line: String) -> String {
+        guard case .reply(let text) = s.handle(line: line) else { return "" }
+        return text
+    }
+
+    @Test func noPartitionIsMadeBesideDefault() {
+        let (s, _) = session()
+        #expect(say(s, "listpartitions") == "partition: default\nOK\n")
+        #expect(say(s, "partition default") == "OK\n")
+        #expect(say(s, "partition other") == "ACK [50@0] {partition} partition does not exist\n")
+        // MPD's refusal at its limit: here the limit is the one partition there is.
+        #expect(say(s, "newpartition other") == "ACK [5@0] {newpartition} too many partitions\n")
+        #expect(say(s, "newpartition default") == "ACK [56@0] {newpartition} name already exists\n")
+        #expect(say(s, "newpartition a.b") == "ACK [2@0] {newpartition} bad name\n")
+        #expect(say(s, "delpartition default") == "ACK [5@0] {delpartition} cannot delete the default partition\n")
+        #expect(say(s, "delpartition other") == "ACK [50@0] {delpartition} no such partition\n")
+        #expect(say(s, "moveoutput default") == "OK\n")
+        #expect(say(s, "moveoutput other") == "ACK [50@0] {moveoutput} No such output\n")
+        #expect(ControlSession.isPartitionName("Kitchen_2-b") && !ControlSession.isPartitionName("") && !ControlSession.isPartitionName("é"))
+    }
+
+    @Test func mixRampIsTakenOnlyOff() {
+        let (s, _) = session()
+        for line in ["mixrampdb 0", "mixrampdb -0.0", "mixrampdelay 0", "mixrampdelay -1", "mixrampdelay nan"] {
+            #expect(say(s, line) == "OK\n", "\(line)")
+        }
+        for line in ["mixrampdb -17", "mixrampdb nan", "mixrampdelay 2", "mixrampdelay inf"] {
+            let name = line.prefix { $0 != " " }
+            #expect(say(s, line) == "ACK [2@0] {\(name)} MixRamp is not supported: tracks play gapless, end to end\n", "\(line)")
+        }
+        #expect(say(s, "mixrampdelay x") == "ACK [2@0] {mixrampdelay} Float expected: x\n")
+        #expect(!say(s, "status").contains("mixrampdelay"))
+    }
+
+    @Test func killIsRefusedToEveryone() {
+        for password in ["", "sesame"] {
+            let (s, _) = session(password: password)
+            for line in ["kill", "kill now"] {
+                #expect(say(s, line).hasPrefix("ACK [5@0] {kill} kill is not taken: the jukebox runs until its service is stopped"), "\(line)")
+            }
+            #expect(!say(s, "commands").contains("command: kill\n"))
+        }
+    }
+
+    /// As an MPD built without chromaprint.
+    @Test func getfingerprintIsNoCommand() {
+        let (s, _) = session()
+        #expect(say(s, "getfingerprint Album/song.flac") == "ACK [5@0] {} unknown command \"getfingerprint\"\n")
+    }
+}
