@@ -73,7 +73,7 @@ import Testing
         ("seekcur-stopped", ["add \"\"", "seekcur 10", "seekcur +5"]),
         ("crossfade-off", ["crossfade 0", "status"]),
         ("mounts", ["listmounts", "mount usb foo://bar", "unmount usb", "unmount \"\"", "listneighbors"]),
-        ("argument-counts", ["add", "playlistinfo 1 2", "load"]),
+        ("argument-counts", ["add", "playlistinfo 1 2", "load", "searchaddpl x"]),
         ("partitions", ["listpartitions", "partition default", "partition nosuch", "partition \"\"", "newpartition default",
                         "newpartition \"a b\"", "newpartition é", "delpartition default", "delpartition nosuch", "delpartition \"\"", "status"]),
         // MPD makes it; the box has one player and one set of outputs.
@@ -83,6 +83,9 @@ import Testing
         ("mixramp-on", ["mixrampdb -17", "mixrampdelay 2", "status", "mixrampdelay -1", "mixrampdb 0"]),
         // Debian's MPD is built with chromaprint; one without has no such command.
         ("getfingerprint", ["getfingerprint"]),
+        ("searchaddpl", ["searchaddpl found title alpha", "searchaddpl found \"(album == 'First Album')\" position 0", "listplaylist found",
+                         "searchaddpl none artist nobody", "listplaylist none", "searchaddpl \"a/b\" title alpha", "searchaddpl found artist",
+                         "searchaddpl found title beta window 0:1", "listplaylist found", "rm found"]),
     ]
 
     /// Reply lines whose values legitimately differ between two servers (and runs): the
