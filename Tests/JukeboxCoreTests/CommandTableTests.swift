@@ -66,7 +66,7 @@ import Testing
             "albumart", "binarylimit", "channels", "close", "commands", "count",
             "currentsong", "decoders", "find", "getvol", "idle", "list", "listall", "listallinfo", "listfiles", "listmounts",
             "listpartitions", "listplaylist", "listplaylistinfo", "listplaylists", "lsinfo", "notcommands", "outputs", "partition", "password", "ping", "playlist", "playlistfind",
-            "playlistid", "playlistinfo", "playlistsearch", "plchanges", "plchangesposid", "readmessages", "readpicture", "replay_gain_status", "search",
+            "playlistid", "playlistinfo", "playlistsearch", "plchanges", "plchangesposid", "readcomments", "readmessages", "readpicture", "replay_gain_status", "search",
             "stats", "status", "subscribe", "tagtypes", "unsubscribe", "urlhandlers",
         ]
         #expect(Set(table.listed.filter { $0.permission == .read }.map(\.name)) == reads)

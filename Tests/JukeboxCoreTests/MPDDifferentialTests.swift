@@ -86,6 +86,9 @@ import Testing
         ("searchaddpl", ["searchaddpl found title alpha", "searchaddpl found \"(album == 'First Album')\" position 0", "listplaylist found",
                          "searchaddpl none artist nobody", "listplaylist none", "searchaddpl \"a/b\" title alpha", "searchaddpl found artist",
                          "searchaddpl found title beta window 0:1", "listplaylist found", "rm found"]),
+        ("readcomments", ["readcomments \"Artist One/First Album/01 Opening.flac\"", "readcomments \"Artist One/First Album/02 Second.flac\"",
+                          "readcomments Mp3/Song.mp3", "readcomments Ogg/Song.ogg", "readcomments Untagged/noise.flac",
+                          "readcomments \"Ünïcødé/Björk 曲.flac\"", "readcomments \"No Such.flac\"", "readcomments \"Artist One\""]),
     ]
 
     /// Reply lines whose values legitimately differ between two servers (and runs): the

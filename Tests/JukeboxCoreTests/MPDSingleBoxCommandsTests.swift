@@ -60,4 +60,27 @@ import Testing
         let (s, _) = session()
         #expect(say(s, "getfingerprint Album/song.flac") == "ACK [5@0] {} unknown command \"getfingerprint\"\n")
     }
+
+    @Test func commentsAreReadFromLibraryFilesOnly() {
+        let (s, _) = session()
+        #expect(say(s, "readcomments http://radio.example/stream.mp3")
+            == "ACK [50@0] {readcomments} comments are read from the library's files only, not from streams\n")
+        #expect(say(s, "readcomments Album/song.flac") == "ACK [50@0] {readcomments} No such song\n")
+    }
+
+    /// Each comment as written, in the file's order; one without a name or `=` is none.
+    @Test func rawTagsAreTheFilesOwnNames() throws {
+        let comments = VorbisComments.metadata(from: ["ARTIST=One", "=nameless", "no equals", "title=t=2", "ARTIST=Two"])
+        #expect(comments.rawTags == [RawTag(name: "ARTIST", value: "One"), RawTag(name: "title", value: "t=2"), RawTag(name: "ARTIST", value: "Two")])
+
+        var tag = ID3Builder(version: 4)
+        tag.text("TIT2", "Title", .utf8)
+        tag.text("TXXX", "MusicBrainz Album Id\u{0}album-id", .utf8)
+        tag.text("TXXX", "REPLAYGAIN_TRACK_GAIN\u{0}-3.00 dB", .utf8)
+        tag.text("TXXX", "Work\u{0}w", .utf8)
+        let id3 = try #require(try ID3v2Reader.metadata(in: InMemoryTagBytes(bytes: tag.build()), mpegFrameSeconds: 0.026))
+        // User texts only, as MPD lists them: not its MusicBrainz ids, nor the text frames.
+        #expect(id3.rawTags == [RawTag(name: "REPLAYGAIN_TRACK_GAIN", value: "-3.00 dB"), RawTag(name: "Work", value: "w")])
+        #expect(id3.first(.musicBrainzAlbumID) == "album-id")
+    }
 }
