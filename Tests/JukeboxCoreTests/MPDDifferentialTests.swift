@@ -73,7 +73,7 @@ import Testing
         ("seekcur-stopped", ["add \"\"", "seekcur 10", "seekcur +5"]),
         ("crossfade-off", ["crossfade 0", "status"]),
         ("mounts", ["listmounts", "mount usb foo://bar", "unmount usb", "unmount \"\"", "listneighbors"]),
-        ("argument-counts", ["add", "playlistinfo 1 2", "load", "searchaddpl x"]),
+        ("argument-counts", ["add", "playlistinfo 1 2", "load", "cleartagid", "cleartagid 1 artist x", "searchaddpl x"]),
         ("partitions", ["listpartitions", "partition default", "partition nosuch", "partition \"\"", "newpartition default",
                         "newpartition \"a b\"", "newpartition é", "delpartition default", "delpartition nosuch", "delpartition \"\"", "status"]),
         // MPD makes it; the box has one player and one set of outputs.
@@ -89,6 +89,9 @@ import Testing
         ("readcomments", ["readcomments \"Artist One/First Album/01 Opening.flac\"", "readcomments \"Artist One/First Album/02 Second.flac\"",
                           "readcomments Mp3/Song.mp3", "readcomments Ogg/Song.ogg", "readcomments Untagged/noise.flac",
                           "readcomments \"Ünïcødé/Björk 曲.flac\"", "readcomments \"No Such.flac\"", "readcomments \"Artist One\""]),
+        ("song-edits", ["add Ogg/Song.ogg", "addtagid 999 artist X", "addtagid x artist X", "addtagid -1 artist X", "addtagid 999 bogus X",
+                        "cleartagid 999", "cleartagid 999 bogus", "rangeid 999 1:2", "rangeid 999 x", "rangeid x 1:2", "rangeid -1 1:2",
+                        "rangeid 999 :", "rangeid 999 1", "rangeid 999 2:1", "rangeid 999 \"\""]),
     ]
 
     /// Reply lines whose values legitimately differ between two servers (and runs): the

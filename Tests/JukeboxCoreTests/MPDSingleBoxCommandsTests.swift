@@ -61,6 +61,39 @@ import Testing
         #expect(say(s, "getfingerprint Album/song.flac") == "ACK [5@0] {} unknown command \"getfingerprint\"\n")
     }
 
+    @Test func onlyTheWholeSongIsTakenAsARange() throws {
+        let (s, player) = session()
+        let (file, stream) = (player.listing.ids[0], player.listing.ids[1])
+        #expect(say(s, "rangeid \(file) 0:") == "OK\n")
+        #expect(say(s, "rangeid \(stream) :") == "OK\n")
+        #expect(say(s, "rangeid \(file) 1:2") == "ACK [5@0] {rangeid} song ranges are not supported: the player plays whole songs\n")
+        #expect(say(s, "rangeid 999 1:2") == "ACK [50@0] {rangeid} No such song\n")
+        #expect(say(s, "rangeid -1 1:2") == "ACK [2@0] {rangeid} Number too large: -1\n")
+        player.perform(.playPosition(0))
+        #expect(say(s, "rangeid \(file) :") == "ACK [4@0] {rangeid} Cannot edit the current song\n")
+
+        #expect(try ControlSession.songRange("1.5:") == (1.5, nil))
+        #expect(try ControlSession.songRange(":2") == (0, 2))
+        #expect(try ControlSession.songRange("0:0") == (0, nil))
+        #expect(try ControlSession.songRange(" 1e1:2e1") == (10, 20))
+        for bad in ["", "1", "1:1", "2:1", "-1:2", "1:x", "x:2", " :2", "nan:"] {
+            #expect(throws: MPDProtocol.Ack(code: .argument, message: "Bad range"), "\(bad)") { try ControlSession.songRange(bad) }
+        }
+    }
+
+    @Test func tagsAreEditedNeitherOnFilesNorOnStreams() {
+        let (s, player) = session()
+        let (file, stream) = (player.listing.ids[0], player.listing.ids[1])
+        #expect(say(s, "addtagid \(file) artist X") == "ACK [4@0] {addtagid} Cannot edit tags of local file\n")
+        #expect(say(s, "cleartagid \(file)") == "ACK [4@0] {cleartagid} Cannot edit tags of local file\n")
+        let refused = "editing a stream's tags is not supported: it is shown as the stream names itself\n"
+        #expect(say(s, "addtagid \(stream) artist X") == "ACK [5@0] {addtagid} " + refused)
+        #expect(say(s, "cleartagid \(stream) title") == "ACK [5@0] {cleartagid} " + refused)
+        // The tag before the song, as MPD checks them.
+        #expect(say(s, "addtagid 999 bogus X") == "ACK [2@0] {addtagid} Unknown tag type: bogus\n")
+        #expect(say(s, "cleartagid 999") == "ACK [50@0] {cleartagid} No such song\n")
+    }
+
     @Test func commentsAreReadFromLibraryFilesOnly() {
         let (s, _) = session()
         #expect(say(s, "readcomments http://radio.example/stream.mp3")

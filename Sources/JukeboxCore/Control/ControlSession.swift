@@ -329,7 +329,7 @@ public final class ControlSession {
     /// one to an area touches that file alone.
     static let commandTable = CommandTable(sessionCommands + playerCommands + outputCommands + queueCommands + databaseCommands
         + searchCommands + pictureCommands + playlistCommands + storageCommands + messageCommands + stickerCommands
-        + partitionCommands)
+        + partitionCommands + songEditCommands)
 
     /// Runs one command; `command` is its entry in `commandTable`.
     private func execute(_ request: MPDProtocol.Request?, _ command: MPDCommand?) throws -> Reply {
