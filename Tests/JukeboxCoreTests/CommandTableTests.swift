@@ -53,8 +53,9 @@ import Testing
         // As in MPD's list: the words read before any command is looked up are left out.
         let all = listed(say(s, "commands"))
         #expect(!all.contains("command_list_begin") && !all.contains("command_list_end") && !all.contains("noidle") && all.contains("idle"))
-        // Answered but never listed: an alias, and what MPD without neighbor plugins answers.
-        for name in ["commandlist", "listneighbors"] {
+        // Answered but never listed: an alias, what MPD without neighbor plugins answers,
+        // and a command refused with its reason.
+        for name in ["commandlist", "listneighbors", "kill"] {
             #expect(table[name] != nil && !all.contains(name))
         }
     }
@@ -65,8 +66,8 @@ import Testing
         let reads: Set = [
             "albumart", "binarylimit", "channels", "close", "commands", "count",
             "currentsong", "decoders", "find", "getvol", "idle", "list", "listall", "listallinfo", "listfiles", "listmounts",
-            "listplaylist", "listplaylistinfo", "listplaylists", "lsinfo", "notcommands", "outputs", "password", "ping", "playlist", "playlistfind",
-            "playlistid", "playlistinfo", "playlistsearch", "plchanges", "plchangesposid", "readmessages", "readpicture", "replay_gain_status", "search",
+            "listpartitions", "listplaylist", "listplaylistinfo", "listplaylists", "lsinfo", "notcommands", "outputs", "partition", "password", "ping", "playlist", "playlistfind",
+            "playlistid", "playlistinfo", "playlistsearch", "plchanges", "plchangesposid", "readcomments", "readmessages", "readpicture", "replay_gain_status", "search",
             "stats", "status", "subscribe", "tagtypes", "unsubscribe", "urlhandlers",
         ]
         #expect(Set(table.listed.filter { $0.permission == .read }.map(\.name)) == reads)
@@ -77,7 +78,11 @@ import Testing
     @Test func argumentCountsOutsideTheRangeAreRefusedAsMPDDoes() {
         let play = MPDCommand("play", .change, 0...1) { _, _ in "" }
         #expect(play.refusal(arguments: 0) == nil && play.refusal(arguments: 1) == nil)
-        #expect(play.refusal(arguments: 2) == MPDProtocol.Ack(code: .argument, message: "wrong number of arguments for \"play\""))
+        #expect(play.refusal(arguments: 2) == MPDProtocol.Ack(code: .argument, message: "too many arguments for \"play\""))
+        let add = MPDCommand("add", .change, 1...2) { _, _ in "" }
+        #expect(add.refusal(arguments: 0) == MPDProtocol.Ack(code: .argument, message: "too few arguments for \"add\""))
+        let stop = MPDCommand("stop", .change, 0...0) { _, _ in "" }
+        #expect(stop.refusal(arguments: 1) == MPDProtocol.Ack(code: .argument, message: "wrong number of arguments for \"stop\""))
         let list = MPDCommand("list", .read, 1...) { _, _ in "" }
         #expect(list.refusal(arguments: 0) == MPDProtocol.Ack(code: .argument, message: "too few arguments for \"list\""))
         #expect(list.refusal(arguments: 40) == nil)
@@ -101,7 +106,7 @@ import Testing
                     // Taken by the connection only as it is sent alone: otherwise no command, as before the table.
                     #expect(reply == "ACK [5@0] {} unknown command \"\(command.name)\"\n", "\(line)")
                 default:
-                    let what = range.upperBound == .max ? "too few" : "wrong number of"
+                    let what = range.lowerBound == range.upperBound ? "wrong number of" : count < range.lowerBound ? "too few" : "too many"
                     #expect(reply == "ACK [2@0] {\(command.name)} \(what) arguments for \"\(command.name)\"\n", "\(line)")
                 }
                 let after = (player.listing, player.status.volume, player.status.state, player.status.options)

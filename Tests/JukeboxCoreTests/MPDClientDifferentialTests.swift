@@ -42,6 +42,8 @@ import Testing
         ("mounts", [["listneighbors"], ["mount"], ["mount", "usb", "foo://bar"], ["unmount", "usb"]]),
         ("pictures", [["albumart", "Artist One/First Album/01 Opening.flac"], ["readpicture", "Artist One/First Album/01 Opening.flac"]]),
         ("errors", [["play", "99"], ["del", "99"], ["volume", "loud"], ["seek", "1:00"]]),
+        ("mixramp-off", [["mixrampdb", "0"], ["mixrampdb"], ["mixrampdelay", "-1"], ["mixrampdelay"]]),
+        ("mixramp-on", [["mixrampdb", "-17"], ["mixrampdelay", "2"], ["mixrampdelay"], ["mixrampdelay", "-1"], ["mixrampdb", "0"]]),
     ]
 
     /// What an mpc run prints, with the clock taken out: elapsed times and percentages

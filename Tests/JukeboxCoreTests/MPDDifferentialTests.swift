@@ -75,6 +75,25 @@ import Testing
         ("seekcur-stopped", ["add \"\"", "seekcur 10", "seekcur +5"]),
         ("crossfade-off", ["crossfade 0", "status"]),
         ("mounts", ["listmounts", "mount usb foo://bar", "unmount usb", "unmount \"\"", "listneighbors"]),
+        ("argument-counts", ["add", "playlistinfo 1 2", "load", "cleartagid", "cleartagid 1 artist x", "searchaddpl x"]),
+        ("partitions", ["listpartitions", "partition default", "partition nosuch", "partition \"\"", "newpartition default",
+                        "newpartition \"a b\"", "newpartition é", "delpartition default", "delpartition nosuch", "delpartition \"\"", "status"]),
+        // MPD makes it; the box has one player and one set of outputs.
+        ("partition-new", ["newpartition other", "listpartitions", "delpartition other"]),
+        ("moveoutput", ["moveoutput null-sink", "moveoutput nosuch", "moveoutput \"\"", "outputs"]),
+        ("mixramp-off", ["mixrampdb 0", "mixrampdelay -1", "mixrampdelay nan", "mixrampdelay 0", "mixrampdb x", "mixrampdelay x", "status"]),
+        ("mixramp-on", ["mixrampdb -17", "mixrampdelay 2", "status", "mixrampdelay -1", "mixrampdb 0"]),
+        // Debian's MPD is built with chromaprint; one without has no such command.
+        ("getfingerprint", ["getfingerprint"]),
+        ("searchaddpl", ["searchaddpl found title alpha", "searchaddpl found \"(album == 'First Album')\" position 0", "listplaylist found",
+                         "searchaddpl none artist nobody", "listplaylist none", "searchaddpl \"a/b\" title alpha", "searchaddpl found artist",
+                         "searchaddpl found title beta window 0:1", "listplaylist found", "rm found"]),
+        ("readcomments", ["readcomments \"Artist One/First Album/01 Opening.flac\"", "readcomments \"Artist One/First Album/02 Second.flac\"",
+                          "readcomments Mp3/Song.mp3", "readcomments Ogg/Song.ogg", "readcomments Untagged/noise.flac",
+                          "readcomments \"Ünïcødé/Björk 曲.flac\"", "readcomments \"No Such.flac\"", "readcomments \"Artist One\""]),
+        ("song-edits", ["add Ogg/Song.ogg", "addtagid 999 artist X", "addtagid x artist X", "addtagid -1 artist X", "addtagid 999 bogus X",
+                        "cleartagid 999", "cleartagid 999 bogus", "rangeid 999 1:2", "rangeid 999 x", "rangeid x 1:2", "rangeid -1 1:2",
+                        "rangeid 999 :", "rangeid 999 1", "rangeid 999 2:1", "rangeid 999 \"\""]),
     ]
 
     /// Reply lines whose values legitimately differ between two servers (and runs): the

@@ -328,7 +328,8 @@ public final class ControlSession {
     /// Every command the server answers, each declared once, in its area's file: adding
     /// one to an area touches that file alone.
     static let commandTable = CommandTable(sessionCommands + playerCommands + outputCommands + queueCommands + databaseCommands
-        + searchCommands + pictureCommands + playlistCommands + storageCommands + messageCommands + stickerCommands)
+        + searchCommands + pictureCommands + playlistCommands + storageCommands + messageCommands + stickerCommands
+        + partitionCommands + songEditCommands)
 
     /// Runs one command; `command` is its entry in `commandTable`.
     private func execute(_ request: MPDProtocol.Request?, _ command: MPDCommand?) throws -> Reply {
@@ -394,6 +395,13 @@ public final class ControlSession {
         .init("config", .change, 0...0) { s, _ in
             guard s.local else { throw MPDProtocol.Ack(code: .permission, message: "Command only permitted to local clients") }
             return "music_directory: \(MPDProtocol.value(String(s.library.root.dropLast())))\n"
+        },
+        // MPD's `kill` ends the daemon. Here that would silence the buttons and the screen
+        // too, until someone logs in (systemd restarts the box only after a failure): no
+        // client may do that. Refused for all, with any arguments (MPD counts none), and
+        // left out of `commands`, as `prio` is.
+        .init("kill", .read, 0..., listed: false) { _, _ in
+            throw MPDProtocol.Ack(code: .unknown, message: "kill is not taken: the jukebox runs until its service is stopped (systemctl stop jukebox)")
         },
         .init("decoders", .read, 0...0) { _, _ in .text(ControlSession.decoders) },
         .init("urlhandlers", .read, 0...0) { _, _ in "handler: http://\nhandler: https://\n" },

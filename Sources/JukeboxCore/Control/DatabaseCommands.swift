@@ -12,9 +12,32 @@ extension ControlSession {
         .init("listall", .read, 0...1) { s, request in try s.browse(request) },
         .init("listallinfo", .read, 0...1) { s, request in try s.browse(request) },
         .init("stats", .read, 0...0) { s, _ in .text(s.stats(s.catalog.snapshot)) },
+        .init("readcomments", .read, 1...1) { s, request in try s.readComments(request.arguments[0]) },
         .init("update", .change, 0...1) { s, request in try s.update(request, everything: false) },
         .init("rescan", .change, 0...1) { s, request in try s.update(request, everything: true) },
     ]
+
+    /// `readcomments URI`: the song's tags under the file's own names (`ARTIST: Abba`,
+    /// an ID3 user text), read from the file on the file thread. Only the library's songs
+    /// can be named, as with pictures; a stream's would be read from the network, which
+    /// the box does only to play it.
+    private func readComments(_ uri: String) throws -> Reply {
+        if case .url = TrackLocation(uri) {
+            throw MPDProtocol.Ack(code: .noExist, message: "comments are read from the library's files only, not from streams")
+        }
+        guard let path = library.path(for: uri), catalog.snapshot.positions[path] != nil else {
+            throw MPDProtocol.Ack(code: .noExist, message: "No such song")
+        }
+        return afterReading({ () throws(MPDProtocol.Ack) in
+            do {
+                return try AudioFile.metadata(path).rawTags
+            } catch {
+                throw MPDProtocol.Ack(code: .noExist, message: "Failed to load file")
+            }
+        }, then: { tags in
+            .text(tags.map { "\(MPDProtocol.value($0.name)): \(MPDProtocol.value($0.value))\n" }.joined())
+        })
+    }
 
     /// `update [URI]` and `rescan [URI]` (`everything`: tags read again): the whole library
     /// is checked whatever the folder named: by folder time, that costs little more than
@@ -151,7 +174,7 @@ extension ControlSession {
             throw MPDProtocol.Ack(code: .noExist, message: "No such directory")
         }
         var out = ""
-        for name in names where !name.contains("\n") {
+        for name in names where !name.contains("\n" as Character) {
             var st = stat()
             guard FilePath.withCString(folder + "/" + name, { stat($0, &st) }) == 0 else { continue }
             let modified = Self.modified(Int(st.st_mtim.tv_sec))

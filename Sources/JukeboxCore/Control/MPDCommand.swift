@@ -73,8 +73,8 @@ final class MPDCommand: Sendable {
     /// MPD's ACK when `count` arguments are outside the range; nil when they are in it.
     func refusal(arguments count: Int) -> MPDProtocol.Ack? {
         guard !arguments.contains(count) else { return nil }
-        // "too few" only where there is no maximum (`list`), as the replies have always said.
-        let what = arguments.upperBound == .max ? "too few" : "wrong number of"
+        // As MPD words it: "wrong number" where only one count is taken, else too few or too many.
+        let what = arguments.lowerBound == arguments.upperBound ? "wrong number of" : count < arguments.lowerBound ? "too few" : "too many"
         return MPDProtocol.Ack(code: .argument, message: "\(what) arguments for \"\(name)\"")
     }
 

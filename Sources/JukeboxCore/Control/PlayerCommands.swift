@@ -80,6 +80,17 @@ extension ControlSession {
             guard seconds == 0 else { throw MPDProtocol.Ack(code: .argument, message: "crossfade is not supported: tracks play gapless, end to end") }
             return ""
         },
+        // MixRamp overlaps tracks by their loudness, a crossfade's way, and the box has none:
+        // it takes what leaves MixRamp off (the threshold the status gives, MPD's 0 dB;
+        // no delay: `nan` or one below zero, as MPD has it) and refuses the rest.
+        .init("mixrampdb", .change, 1...1) { _, request in
+            guard try ControlSession.float(request.arguments[0]) == 0 else { throw ControlSession.noMixRamp }
+            return ""
+        },
+        .init("mixrampdelay", .change, 1...1) { _, request in
+            guard !(try ControlSession.float(request.arguments[0]) > 0) else { throw ControlSession.noMixRamp }
+            return ""
+        },
         .init("clearerror", .change, 0...0) { s, _ in s.player.perform(.clearError); return "" },
         .init("getvol", .read, 0...0) { s, _ in "volume: \(s.player.status.volume)\n" },
         .init("setvol", .change, 1...1) { s, request in
@@ -176,6 +187,14 @@ extension ControlSession {
             return .stream(s.songs(range, of: listing, status: status))
         },
     ]
+
+    private static let noMixRamp = MPDProtocol.Ack(code: .argument, message: "MixRamp is not supported: tracks play gapless, end to end")
+
+    /// A number as MPD reads one (`nan` and `inf` too).
+    static func float(_ text: String) throws -> Float {
+        guard let value = Float(text) else { throw MPDProtocol.Ack(code: .argument, message: "Float expected: \(text.prefix(64))") }
+        return value
+    }
 
     /// `plchanges VERSION [START:END]`: the entries changed since that queue version, as
     /// songs, or (`plchangesposid`) as positions and ids.

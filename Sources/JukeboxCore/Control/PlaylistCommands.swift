@@ -126,7 +126,7 @@ extension ControlSession {
 
     /// Makes `change` to a playlist file on the file thread, as listing reads it, then
     /// tells every idle client.
-    private func changePlaylist(_ change: @escaping @Sendable () throws -> Void) -> Reply {
+    func changePlaylist(_ change: @escaping @Sendable () throws -> Void) -> Reply {
         afterReading({
             do {
                 try change()

@@ -7,6 +7,12 @@ extension ControlSession {
         .init("search", .read, 0...) { s, request in try s.find(request, foldCase: true) },
         .init("findadd", .change, 0...) { s, request in try s.find(request, foldCase: false) },
         .init("searchadd", .change, 0...) { s, request in try s.find(request, foldCase: true) },
+        // `searchaddpl NAME FILTER...`: what `searchadd` would queue, into a stored playlist
+        // (made when something is found, as MPD makes it).
+        .init("searchaddpl", .change, 2...) { s, request in
+            try s.find(.init(name: request.name, arguments: Array(request.arguments.dropFirst())), foldCase: true,
+                       playlist: request.arguments[0])
+        },
         .init("playlistfind", .read, 0...) { s, request in try s.findInQueue(request.arguments, foldCase: false) },
         .init("playlistsearch", .read, 0...) { s, request in try s.findInQueue(request.arguments, foldCase: true) },
         .init("count", .read, 0...) { s, request in try s.countSongs(request.arguments) },
@@ -28,9 +34,11 @@ extension ControlSession {
     }
 
     /// `find` and `search` (`foldCase`), with `sort` and `window`; `findadd` and
-    /// `searchadd`, with `position`, queue what they find.
-    private func find(_ request: MPDProtocol.Request, foldCase fold: Bool) throws -> Reply {
+    /// `searchadd`, with `position`, queue what they find, and `searchaddpl` puts it in
+    /// the stored `playlist`.
+    private func find(_ request: MPDProtocol.Request, foldCase fold: Bool, playlist: String? = nil) throws -> Reply {
         let (name, args) = (request.name, request.arguments)
+        let adds = playlist != nil || name.hasSuffix("add")
         let known = catalog.snapshot
         let (filter, used) = try Self.filter(args[...], foldCase: fold)
         var options = args.dropFirst(used)
@@ -49,7 +57,7 @@ extension ControlSession {
                     throw MPDProtocol.Ack(code: .argument, message: "Unknown sort tag: \(value.prefix(64))")
                 }
                 sortTag = tag
-            case "position" where name.hasSuffix("add"): position = value
+            case "position" where adds: position = value
             default: throw MPDProtocol.Ack(code: .argument, message: "Unknown argument: \(word.prefix(32))")
             }
             options = options.dropFirst(2)
@@ -65,7 +73,19 @@ extension ControlSession {
             }
         }
         if let window { found = Array(found[min(window.lowerBound, found.count)..<min(window.upperBound, found.count)]) }
-        if name.hasSuffix("add") {
+        if let playlist {
+            let (paths, playlists) = (found.map { tracks[$0].path }, playlists)
+            guard !paths.isEmpty else { return "" }
+            let at = try position.map { try Self.integer($0, name) }
+            return changePlaylist {
+                try playlists.edit(playlist, creating: true) { entries throws(StoredPlaylists.Failure) in
+                    let at = at ?? entries.count
+                    guard at >= 0, at <= entries.count else { throw .badPosition }
+                    entries.insert(contentsOf: paths, at: at)
+                }
+            }
+        }
+        if adds {
             let paths = found.map { tracks[$0].path }
             try editQueue { draft in
                 try draft.insert(paths, at: try position.map { try Self.insertion($0, in: draft) })

@@ -131,6 +131,12 @@ private enum FrameKind: Equatable {
         "MVNM": .movement, "MVIN": .movementNumber,
     ]
 
+    /// The user texts MPD reads as MusicBrainz ids.
+    private static let musicBrainzTexts: Set = [
+        "MusicBrainz Artist Id", "MusicBrainz Album Id", "MusicBrainz Album Artist Id", "MusicBrainz Track Id",
+        "MusicBrainz Release Track Id", "MusicBrainz Work Id",
+    ]
+
     var limit: Int {
         switch self {
         case .picture, .legacyPicture: TagLimits.maximumPictureBytes + 1024  // room for MIME and description
@@ -159,6 +165,10 @@ private enum FrameKind: Equatable {
             var i = 1
             let name = ID3Text.terminated(frame, &i, encoding: encoding)
             let value = ID3Text.terminated(frame, &i, encoding: encoding)
+            // As MPD lists them: every user text but its MusicBrainz ids, which are tags only.
+            if !name.isEmpty, !Self.musicBrainzTexts.contains(name), m.rawTags.count < TagLimits.maximumTagValues {
+                m.rawTags.append(RawTag(name: name, value: value))
+            }
             if m.replayGain.take(tag: name, value: value) { return }
             if let tag = MPDTag(commentName: name), let value = value.nonEmptyTrimmed { m.add(tag, value) }
         case .fileIdentifier:

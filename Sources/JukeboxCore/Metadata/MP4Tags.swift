@@ -12,6 +12,7 @@ enum MP4Tags {
             entry = jukebox_av_dict_next(format.pointee.metadata, current)
             let name = String(cString: current.pointee.key)
             let raw = text(current.pointee.value)
+            m.rawTags.append(RawTag(name: name, value: raw))
             if name == "lyrics" {
                 if raw.nonEmptyTrimmed != nil { m.lyrics.append(EmbeddedLyrics(origin: .mp4Lyrics, text: raw)) }
                 continue
@@ -21,6 +22,14 @@ enum MP4Tags {
             // arrive under their own names.
             if m.replayGain.take(tag: name, value: value) { continue }
             if let tag = Self.tag(name) { m.add(tag, value) }
+        }
+        // MPD's `readcomments` lists the audio stream's metadata after the file's.
+        if let audio = (0..<Int(format.pointee.nb_streams)).first(where: { format.pointee.streams[$0]!.pointee.codecpar.pointee.codec_type == AVMEDIA_TYPE_AUDIO }) {
+            var entry = jukebox_av_dict_next(format.pointee.streams[audio]!.pointee.metadata, nil)
+            while let current = entry {
+                entry = jukebox_av_dict_next(format.pointee.streams[audio]!.pointee.metadata, current)
+                m.rawTags.append(RawTag(name: String(cString: current.pointee.key), value: text(current.pointee.value)))
+            }
         }
         for i in 0..<Int(format.pointee.nb_streams) {
             let stream = format.pointee.streams[i]!.pointee

@@ -28,6 +28,12 @@ public struct TrackMetadata: TagValues, Sendable, Equatable {
     public var chapterMarks: [ChapterMark] = [] {
         didSet { if chapterMarks.count > TagLimits.maximumChapters { chapterMarks.removeLast(chapterMarks.count - TagLimits.maximumChapters) } }
     }
+    /// The file's own names and values, as MPD's `readcomments` lists them: Vorbis
+    /// comments, ID3v2's user texts (TXXX) and libavformat's metadata, each as written;
+    /// at most `TagLimits.maximumTagValues`.
+    public var rawTags: [RawTag] = [] {
+        didSet { if rawTags.count > TagLimits.maximumTagValues { rawTags.removeLast(rawTags.count - TagLimits.maximumTagValues) } }
+    }
     /// This track is a chapter of a longer file: which, and where in it.
     public var chapter: ChapterPlace?
 
@@ -76,6 +82,7 @@ public struct TrackMetadata: TagValues, Sendable, Equatable {
         if lyrics.isEmpty { lyrics = other.lyrics }
         if replayGain.isEmpty { replayGain = other.replayGain }
         if chapterMarks.isEmpty { chapterMarks = other.chapterMarks }
+        if rawTags.isEmpty { rawTags = other.rawTags }
     }
 
     /// Sets a number pair from text such as "3", "3/12" or " 03 / 12 ".
@@ -90,6 +97,13 @@ public struct TrackMetadata: TagValues, Sendable, Equatable {
 /// One value of one tag, as the file gave it.
 public struct TagValue: Sendable, Equatable {
     public var tag: MPDTag
+    public var value: String
+}
+
+/// One name and value as the file holds it (`ARTIST=Abba`, a TXXX frame), whatever tag
+/// it becomes.
+public struct RawTag: Sendable, Equatable {
+    public var name: String
     public var value: String
 }
 

@@ -8,6 +8,10 @@ enum VorbisComments {
             guard let eq = entry.firstIndex(of: "=") else { continue }
             let name = entry[..<eq].uppercased()
             let rawValue = String(entry[entry.index(after: eq)...])
+            // Each as written, but no longer than a tag's frame: lyrics of a megabyte are not listed.
+            if eq != entry.startIndex, m.rawTags.count < TagLimits.maximumTagValues, entry.utf8.count <= TagLimits.maximumTextFrameBytes {
+                m.rawTags.append(RawTag(name: String(entry[..<eq]), value: rawValue))
+            }
             if name == "LYRICS" || name == "UNSYNCEDLYRICS" {
                 guard rawValue.nonEmptyTrimmed != nil else { continue }
                 m.lyrics.append(EmbeddedLyrics(origin: name == "LYRICS" ? .vorbisLyrics : .vorbisUnsyncedLyrics, text: rawValue))
