@@ -93,4 +93,17 @@ import Testing
         m.add(.albumArtist, "Band")
         #expect(MPDTag.albumArtistSort.matchedValues(in: SongTags(m, info: nil)) == ["Band"])
     }
+
+    /// A file of many long values keeps at most `TagLimits.maximumTagBytes` of them, in
+    /// the metadata, its raw names and the library's packed tags alike.
+    @Test func aFileOfHugeTagsKeepsABoundedFew() {
+        let long = String(repeating: "x", count: 60 * 1024)
+        let entries = (0..<256).map { "ARTIST=\($0)\(long)" } + ["TITLE=kept?"]
+        let m = VorbisComments.metadata(from: entries)
+        #expect(m.tags.reduce(0) { $0 + $1.value.utf8.count } <= TagLimits.maximumTagBytes)
+        #expect(m.rawTags.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count } <= TagLimits.maximumTagBytes)
+        #expect(SongTags(m, info: nil).heapBytes < 2 * TagLimits.maximumTagBytes)
+        let small = VorbisComments.metadata(from: ["ARTIST=A", "ARTIST=B", "TITLE=T"])
+        #expect(small.values(.artist) == ["A", "B"] && small.rawTags.count == 3)
+    }
 }

@@ -9,6 +9,10 @@ enum TagLimits {
     static let maximumLyricsBytes = LRCParser.maximumFileSize
     /// Tag values kept of one file, all tags together: real files hold tens.
     static let maximumTagValues = 256
+    /// Bytes of tag values kept of one file, all tags together: a ripper's tags take a
+    /// few KiB, and the library keeps them for every track, so a file of 256 values of
+    /// 64 KiB each must not make 16 MiB of them. (Lyrics and pictures have caps of their own.)
+    static let maximumTagBytes = 32 * 1024
     /// Title, artist, track number and the like.
     static let maximumTextFrameBytes = 64 * 1024
     /// Chapters of one file (a book, a CUE sheet): a track each, named `chapter001`.

@@ -32,7 +32,13 @@ public struct TrackMetadata: TagValues, Sendable, Equatable {
     /// comments, ID3v2's user texts (TXXX) and libavformat's metadata, each as written;
     /// at most `TagLimits.maximumTagValues`.
     public var rawTags: [RawTag] = [] {
-        didSet { if rawTags.count > TagLimits.maximumTagValues { rawTags.removeLast(rawTags.count - TagLimits.maximumTagValues) } }
+        didSet {
+            if rawTags.count > TagLimits.maximumTagValues { rawTags.removeLast(rawTags.count - TagLimits.maximumTagValues) }
+            var bytes = 0
+            if let over = rawTags.firstIndex(where: { bytes += $0.name.utf8.count + $0.value.utf8.count; return bytes > TagLimits.maximumTagBytes }) {
+                rawTags.removeSubrange(over...)
+            }
+        }
     }
     /// This track is a chapter of a longer file: which, and where in it.
     public var chapter: ChapterPlace?
@@ -51,7 +57,7 @@ public struct TrackMetadata: TagValues, Sendable, Equatable {
     /// Adds one value of `tag` after those it has. A track or disc number also sets the
     /// number, when none is known yet ("3/12" gives 3 of 12).
     public mutating func add(_ tag: MPDTag, _ value: String) {
-        guard tags.count < TagLimits.maximumTagValues else { return }
+        guard fits(value) else { return }
         tags.append(TagValue(tag: tag, value: value))
         switch tag {
         case .track where trackNumber == nil:
@@ -66,14 +72,20 @@ public struct TrackMetadata: TagValues, Sendable, Equatable {
 
     public mutating func replace(_ tag: MPDTag, _ value: String?) {
         tags.removeAll { $0.tag == tag }
-        if let value, tags.count < TagLimits.maximumTagValues { tags.append(TagValue(tag: tag, value: value)) }
+        if let value, fits(value) { tags.append(TagValue(tag: tag, value: value)) }
+    }
+
+    /// Whether one more value stays within `TagLimits`' count and bytes for one file.
+    private func fits(_ value: String) -> Bool {
+        tags.count < TagLimits.maximumTagValues
+            && tags.reduce(value.utf8.count) { $0 + $1.value.utf8.count } <= TagLimits.maximumTagBytes
     }
 
     /// Fills what `self` lacks from `other` (ID3v2 over ID3v1, for example): each tag it
     /// has no value of, with all of `other`'s.
     mutating func fillGaps(from other: TrackMetadata) {
         let present = Set(tags.map(\.tag))
-        for entry in other.tags where !present.contains(entry.tag) && tags.count < TagLimits.maximumTagValues { tags.append(entry) }
+        for entry in other.tags where !present.contains(entry.tag) && fits(entry.value) { tags.append(entry) }
         trackNumber = trackNumber ?? other.trackNumber
         trackTotal = trackTotal ?? other.trackTotal
         discNumber = discNumber ?? other.discNumber
