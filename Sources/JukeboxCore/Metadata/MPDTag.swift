@@ -86,7 +86,7 @@ public enum MPDTag: String, CaseIterable, Sendable {
 
     /// The values a filter matches and `list` and `count` group by, as MPD takes them:
     /// the song's own, or else the first fallback it has. Songs themselves list what they hold.
-    public func matchedValues(in t: SongTags) -> [String] {
+    public func matchedValues(in t: some TagValues) -> [String] {
         let own = t.values(self)
         if !own.isEmpty || fallbacks.isEmpty { return own }
         for other in fallbacks {
@@ -95,15 +95,14 @@ public enum MPDTag: String, CaseIterable, Sendable {
         }
         return []
     }
-
-    /// The first of the song's own values.
-    public func value(in t: SongTags) -> String? { t.first(self) }
 }
 
 /// What holds tags by MPD's table (a file's metadata, the library's packed tags), with
 /// the few the box itself shows named: the first value of each.
 public protocol TagValues {
     func first(_ tag: MPDTag) -> String?
+    /// Every value of the tag, in the file's order.
+    func values(_ tag: MPDTag) -> [String]
     /// Makes `value` the tag's only value (nil: none).
     mutating func replace(_ tag: MPDTag, _ value: String?)
 }
