@@ -72,7 +72,7 @@ import Testing
         var back = SongTags()
         back.modified = tags.modified
         back.track = tags.track
-        back.indexed = tags.indexed
+        back.readIndexed(Array(tags.indexed.joined(separator: "\t").utf8)[...])
         #expect(back == tags)
 
         var replaced = tags

@@ -68,7 +68,7 @@ extension ControlSession {
         var found = tracks.indices.filter { at in test(tracks[at].tags, { library.uri(tracks[at].path) }) }
         if let sortTag {
             found.sort {
-                let (a, b) = (sortTag.matchedValues(in: tracks[$0].tags).first ?? "", sortTag.matchedValues(in: tracks[$1].tags).first ?? "")
+                let (a, b) = (sortTag.firstMatchedValue(in: tracks[$0].tags) ?? "", sortTag.firstMatchedValue(in: tracks[$1].tags) ?? "")
                 return descending ? NaturalOrder.less(b, a) : NaturalOrder.less(a, b)
             }
         }
@@ -120,8 +120,7 @@ extension ControlSession {
         // A song with two artists counts under each.
         var byValue: [String: [LibraryTrack]] = [:]
         for track in found {
-            let values = group.matchedValues(in: track.tags)
-            for value in values.isEmpty ? [""] : values { byValue[value, default: []].append(track) }
+            if !group.forEachMatchedValue(in: track.tags, { byValue[$0, default: []].append(track) }) { byValue["", default: []].append(track) }
         }
         // By bytes, as MPD's map of values orders them.
         return .text(byValue.keys.sorted(by: <).map { value in
@@ -167,7 +166,7 @@ extension ControlSession {
         var rows = Set<[String]>()
         if groups.isEmpty {
             var all = Set<String>()
-            for track in found { all.formUnion(values(wanted, track.tags)) }
+            for track in found where !wanted.forEachMatchedValue(in: track.tags, { all.insert($0) }) { all.insert("") }
             rows = Set(all.map { [$0] })
         } else {
             for track in found {

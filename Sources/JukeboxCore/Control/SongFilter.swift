@@ -64,8 +64,9 @@ public indirect enum SongFilter {
                 // As MPD: a song matches when any of its values does (`!=` too), and one
                 // without the tag (or its fallback) is tested as the empty value.
                 return { tags, _ in
-                    let values = tag.matchedValues(in: tags)
-                    return values.isEmpty ? check(nil) : values.contains(where: check)
+                    var matched = false
+                    let any = tag.forEachMatchedValue(in: tags) { value in if !matched, check(value) { matched = true } }
+                    return any ? matched : check(nil)
                 }
             case .any:
                 switch comparison {

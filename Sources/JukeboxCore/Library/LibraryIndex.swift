@@ -232,7 +232,7 @@ public struct LibraryIndex: Sendable, Equatable {
                 var tags = SongTags()
                 tags.seconds = Double(try number(fields[0])) / 1000
                 tags.modified = try optional(fields[1])
-                tags.indexed = values.split(separator: 0x09).map { string($0) }
+                tags.readIndexed(values)
                 if previousTag == Tag.track, !scan.tracks.isEmpty {
                     let last = scan.tracks.count - 1
                     (tags.disc, tags.track) = (scan.tracks[last].discNumber, scan.tracks[last].trackNumber)
