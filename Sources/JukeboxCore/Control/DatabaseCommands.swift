@@ -64,7 +64,7 @@ extension ControlSession {
         }
         let prefix = folder.hasSuffix("/") ? folder : folder + "/"
         let root = uri.isEmpty || uri == "/"
-        if name == "listfiles" { return try listFiles(String(prefix.dropLast()), root: root, known) }
+        if name == "listfiles" { return try listFiles(String(prefix.dropLast())) }
         let items = Self.items(under: prefix, known, storedPlaylists: playlists.folder)
         guard !items.isEmpty || root else { throw MPDProtocol.Ack(code: .noExist, message: "No such directory") }
         switch name {
@@ -169,7 +169,7 @@ extension ControlSession {
 
     /// `listfiles`: what the folder holds on disk, as MPD lists its storage: every file
     /// (covers and text too) with its size and time, and its folders.
-    private func listFiles(_ folder: String, root: Bool, _ known: LibraryCatalog.Snapshot) throws -> Reply {
+    private func listFiles(_ folder: String) throws -> Reply {
         guard let names = try? FolderNames.list(folder, hidden: true) else {
             throw MPDProtocol.Ack(code: .noExist, message: "No such directory")
         }
