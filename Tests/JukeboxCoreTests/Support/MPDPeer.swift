@@ -1,17 +1,42 @@
 import Foundation
 
-/// Debian's MPD as the protocol's oracle: `mpd --no-daemon` on a music folder, with a null
-/// output named as the box names its own (`null-sink`) and a software mixer as the box
-/// has there, and its own database, stored playlists and socket in a folder of its own.
+/// MPD as the protocol's oracle: `mpd --no-daemon` on a music folder, with a null output
+/// named as the box names its own (`null-sink`) and a software mixer as the box has there,
+/// and its own database, stored playlists and socket in a folder of its own.
 final class MPDPeer {
+    /// Which MPD: Debian's own (bookworm's 0.23), or the current release from
+    /// bookworm-backports, which `Tests/Peers/fetch-mpd` unpacks into the project's cache.
+    enum Release: String, CaseIterable {
+        case bookworm = "0.23.12"
+        case backports = "0.24.2"
+
+        var binary: String {
+            get throws {
+                switch self {
+                case .bookworm: return try Tools.path(of: "mpd")
+                case .backports:
+                    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../..").standardized.path
+                    let path = root + "/.cache/peers/mpd-\(rawValue)/usr/bin/mpd"
+                    guard FileManager.default.isExecutableFile(atPath: path) else {
+                        throw Tools.ToolFailure(description: "MPD \(rawValue) is not in \(path); run Tests/Peers/fetch-mpd (scripts/test does)")
+                    }
+                    return path
+                }
+            }
+        }
+    }
+
+    let release: Release
     let socket: String
     let folder: String
     private let process = Process()
 
     /// `stickerFile` turns MPD's sticker database on (`sticker_file`), kept where it names
     /// (outside the peer's folder, so a second peer can open it again).
-    init(name: String, musicDirectory: String, playlistsDirectory: String, stickerFile: String? = nil) throws {
-        folder = NSTemporaryDirectory() + "jukebox-mpd-\(name)-\(getpid())"
+    init(name: String, musicDirectory: String, playlistsDirectory: String, stickerFile: String? = nil,
+         release: Release = .bookworm) throws {
+        self.release = release
+        folder = NSTemporaryDirectory() + "jukebox-mpd-\(name)-\(release.rawValue)-\(getpid())"
         try? FileManager.default.removeItem(atPath: folder)
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         socket = folder + "/socket"
@@ -32,7 +57,7 @@ final class MPDPeer {
 
             """
         try config.write(toFile: folder + "/mpd.conf", atomically: true, encoding: .utf8)
-        process.executableURL = URL(fileURLWithPath: try Tools.path(of: "mpd"))
+        process.executableURL = URL(fileURLWithPath: try release.binary)
         process.arguments = ["--no-daemon", folder + "/mpd.conf"]
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = FileHandle.nullDevice
