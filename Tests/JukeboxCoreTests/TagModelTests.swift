@@ -80,6 +80,27 @@ import Testing
         #expect(replaced.values(.artist) == ["C"] && replaced.modified == 1_700_000_000 && replaced != tags)
     }
 
+    /// A tag's code is its place in the table, read from the enum's own number.
+    @Test func codesAreThePlaceInTheTable() {
+        for (place, tag) in MPDTag.allCases.enumerated() {
+            #expect(Int(tag.code) == place && MPDTag.coded(tag.code) == tag)
+        }
+        #expect(MPDTag.coded(UInt8(MPDTag.allCases.count)) == nil)
+    }
+
+    /// Written as bytes into a reply, and as a string, the same ISO 8601 time; control
+    /// characters in a value become spaces either way.
+    @Test func repliesWriteTimesAndValuesAsMPD() {
+        var bytes: [UInt8] = []
+        MPDProtocol.appendTimestamp(1_714_564_805, to: &bytes)
+        #expect(String(decoding: bytes, as: UTF8.self) == "2024-05-01T12:00:05Z")
+        #expect(MPDProtocol.timestamp(0) == "1970-01-01T00:00:00Z")
+        #expect(MPDProtocol.timestamp(253_402_300_799) == "9999-12-31T23:59:59Z")
+        bytes = []
+        MPDProtocol.appendValue("a\tb\u{7F}ü\n", to: &bytes)
+        #expect(String(decoding: bytes, as: UTF8.self) == "a b ü " && MPDProtocol.value("a\tb\u{7F}ü\n") == "a b ü ")
+    }
+
     @Test func fallbacksAreMPDs() {
         var m = TrackMetadata()
         m.add(.artist, "Artist")

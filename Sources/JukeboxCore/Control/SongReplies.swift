@@ -54,7 +54,7 @@ extension ControlSession {
     func appendSong(to out: inout [UInt8], path: String, spot: QueueSpot?, tags known: SongTags?) {
         func line(_ key: StaticString, _ value: String) {
             out.append(contentsOf: UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount))
-            out.append(contentsOf: MPDProtocol.value(value).utf8)
+            MPDProtocol.appendValue(value, to: &out)
             out.append(0x0a)
         }
         func line(_ key: StaticString, _ number: Int) {
@@ -63,16 +63,20 @@ extension ControlSession {
             out.append(0x0a)
         }
         line("file: ", library.uri(path))
-        if let modified = known?.modified { line("Last-Modified: ", MPDProtocol.timestamp(modified)) }
+        if let modified = known?.modified {
+            out.append(contentsOf: "Last-Modified: ".utf8)
+            MPDProtocol.appendTimestamp(modified, to: &out)
+            out.append(0x0a)
+        }
         if let known {
             if let format = known.format { line("Format: ", format) }
             // Each value the song holds, of the tags the client asked for, in the order read.
             let wanted = listedTagCodes
-            known.forEachValue { tag, value in
+            known.forEachValueBytes { tag, value in
                 guard wanted & 1 << tag.code != 0 else { return }
-                out.append(contentsOf: tag.rawValue.utf8)
+                MPDProtocol.appendValue(tag.rawValue, to: &out)
                 out.append(contentsOf: [0x3a, 0x20])
-                out.append(contentsOf: MPDProtocol.value(value).utf8)
+                MPDProtocol.appendValue(value, to: &out)
                 out.append(0x0a)
             }
             if known.seconds > 0 {

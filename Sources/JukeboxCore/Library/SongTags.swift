@@ -45,6 +45,12 @@ public struct SongTags: TagValues, @unchecked Sendable, Equatable {
         packed?.forEach { code, value in if let tag = MPDTag.coded(code) { body(tag, value) } }
     }
 
+    /// The same as bytes, for a reply that writes them out as they are: no string is made
+    /// for each of a 10,000-song listing's values. The bytes last only for the call.
+    func forEachValueBytes(_ body: (MPDTag, UnsafeBufferPointer<UInt8>) -> Void) {
+        packed?.forEachBytes { code, bytes in if let tag = MPDTag.coded(code) { body(tag, bytes) } }
+    }
+
     public mutating func replace(_ tag: MPDTag, _ value: String?) { replace(code: tag.code, value) }
 
     /// A radio station's name, MPD's `Name`.
@@ -205,6 +211,13 @@ private final class PackedTags: ManagedBuffer<PackedTags.Numbers, UInt8> {
     func forEach(_ body: (UInt8, String) -> Void) {
         walk { code, bytes in
             body(code, String(decoding: bytes, as: UTF8.self))
+            return true
+        }
+    }
+
+    func forEachBytes(_ body: (UInt8, UnsafeBufferPointer<UInt8>) -> Void) {
+        walk { code, bytes in
+            body(code, bytes)
             return true
         }
     }
