@@ -24,6 +24,27 @@ import Testing
         #expect(try file.load(musicDirectory: music + "/")?.tracks == checked.tracks)
     }
 
+    /// Priorities (MPD's `prio`) are kept as `#PRIO:` lines before their entries, and come
+    /// back with the entries kept, held to MPD's 0...255.
+    @Test func prioritiesComeBackWithTheirEntries() throws {
+        let folder = try fx.scratchFolder("saved-queue-priorities")
+        let file = QueueFile(beside: StateFile(path: "\(folder)/state"))
+        let music = "/srv/music"
+        try file.write(["\(music)/a.flac", "\(music)/b.flac", "\(music)/c.flac"], priorities: [0, 7, 255])
+        #expect(try String(contentsOfFile: file.path, encoding: .utf8)
+            == "#EXTM3U\n\(music)/a.flac\n#PRIO:7\n\(music)/b.flac\n#PRIO:255\n\(music)/c.flac\n")
+        #expect(try file.load(musicDirectory: music)?.priorities == [0, 7, 255])
+        try file.write(["\(music)/a.flac"])
+        #expect(try file.load(musicDirectory: music)?.priorities == [])
+
+        // A priority goes with its own entry, whatever is left out around it.
+        try "#EXTM3U\n#PRIO:9\n/etc/passwd\n#PRIO:999\n\(music)/a.flac\n\(music)/b.flac\n#PRIO:-3\n\(music)/c.flac\n"
+            .write(toFile: file.path, atomically: true, encoding: .utf8)
+        let checked = try #require(try file.load(musicDirectory: music))
+        #expect(checked.tracks == ["a", "b", "c"].map { .file("\(music)/\($0).flac") })
+        #expect(checked.priorities == [255, 0, 0])
+    }
+
     @Test func noMoreEntriesComeBackThanAQueueHolds() throws {
         let folder = try fx.scratchFolder("saved-queue-length")
         let file = QueueFile(beside: StateFile(path: "\(folder)/state"))
@@ -51,12 +72,12 @@ import Testing
 
         let first = try RunningDaemon(name: "saved-queue", config: config, musicDirectory: music, device: NullOutput.deviceName, stateFile: stateFile)
         #expect(first.wait(seconds: 30) { first.ctl(["status"]) != nil }, "\(first.log)")
-        for command in [["clear"], ["add", "b.flac"], ["add", "a.flac"]] { #expect(first.ctl(command) != nil, "\(command)") }
+        for command in [["clear"], ["add", "b.flac"], ["add", "a.flac"], ["prio", "7", "1"]] { #expect(first.ctl(command) != nil, "\(command)") }
         first.send(SIGTERM)
         #expect(first.waitForExit(seconds: 30))
         let queueFile = stateFile + ".queue.m3u"
         var text = try String(contentsOfFile: queueFile, encoding: .utf8)
-        #expect(text == "#EXTM3U\n\(music)/b.flac\n\(music)/a.flac\n")
+        #expect(text == "#EXTM3U\n\(music)/b.flac\n#PRIO:7\n\(music)/a.flac\n")
         text += "/etc/passwd\n../../etc/hostname\n/proc/self/environ\n\(music)/../../../etc/hostname\nhttp://radio.example/x.mp3\n"
         try text.write(toFile: queueFile, atomically: true, encoding: .utf8)
 
@@ -64,7 +85,9 @@ import Testing
         #expect(second.wait(seconds: 30) { second.ctl(["status"]) != nil }, "\(second.log)")
         let files = (second.ctl(["playlistinfo"]) ?? "").split(separator: "\n").filter { $0.hasPrefix("file: ") }
         #expect(files == ["file: b.flac", "file: a.flac", "file: http://radio.example/x.mp3"], "\(second.log)")
-        for (line, entry) in [(4, "/etc/passwd"), (5, "../../etc/hostname"), (6, "/proc/self/environ")] {
+        // The priority a client gave comes back with its entry, as MPD's state file keeps it.
+        #expect((second.ctl(["playlistinfo", "1"]) ?? "").contains("Prio: 7\n"), "\(second.log)")
+        for (line, entry) in [(5, "/etc/passwd"), (6, "../../etc/hostname"), (7, "/proc/self/environ")] {
             #expect(second.log.contains("\(queueFile):\(line): \(entry) left out"), "\(second.log)")
         }
         second.send(SIGTERM)

@@ -155,9 +155,12 @@ public final class Player: Sendable {
 
     public func updateSettings(_ new: Settings) { later { $0.updateSettings(new) } }
 
-    /// A client's queue kept from the last run (`QueueFile`): it is the queue again, and
-    /// stays the client's. `restore` then finds the place in it.
-    public func restoreClientQueue(_ paths: [String]) { later { $0.restoreClientQueue(paths) } }
+    /// A client's queue kept from the last run (`QueueFile`), with its entries' priorities
+    /// (empty: all 0): it is the queue again, and stays the client's. `restore` then finds
+    /// the place in it.
+    public func restoreClientQueue(_ paths: [String], priorities: [Int] = []) {
+        later { $0.restoreClientQueue(paths, priorities: priorities) }
+    }
 
     /// Carries on from a saved memory: the volume, the mode, the folder places, and the
     /// queue's history and shuffle cycle when the track list is the one they were saved

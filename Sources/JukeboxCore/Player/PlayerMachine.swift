@@ -54,7 +54,15 @@ final class PlayerMachine {
         (makeMemory(), playing.queue.clientQueue)
     }
 
-    func restoreClientQueue(_ paths: [String]) { playing.replaceAll(paths) }
+    func restoreClientQueue(_ paths: [String], priorities: [Int]) {
+        playing.replaceAll(paths)
+        guard priorities.contains(where: { $0 != 0 }) else { return }
+        playing.edit { draft in
+            for (position, priority) in priorities.prefix(paths.count).enumerated() where priority != 0 {
+                try? draft.setPriority(priority, position..<position + 1)
+            }
+        }
+    }
 
     func restore(_ memory: PlaybackMemory, play: Bool) {
         control.setVolume(memory.volume, within: volumeLimits)

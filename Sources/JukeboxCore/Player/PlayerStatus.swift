@@ -192,4 +192,6 @@ public enum PlayerEvent: Sendable, Equatable {
 public struct ClientQueue: Sendable, Equatable {
     public var version: Int
     public var tracks: [String]
+    /// Each entry's MPD priority; empty while every one is 0.
+    public var priorities: [Int] = []
 }

@@ -43,7 +43,7 @@ struct QueueEntries {
     func priority(at position: Int) -> Int { priorities.isEmpty || position >= priorities.count ? 0 : priorities[position] }
 
     /// The queue to save: a client's, not the library's (that is read again at start).
-    var clientQueue: ClientQueue? { edited && !tracks.isEmpty ? ClientQueue(version: tracksVersion, tracks: tracks) : nil }
+    var clientQueue: ClientQueue? { edited && !tracks.isEmpty ? ClientQueue(version: tracksVersion, tracks: tracks, priorities: priorities) : nil }
 
     /// The library's tracks as given now; the queue follows them unless a client made it.
     /// Returns whether the list changed (nil: the client's queue stays).

@@ -130,13 +130,11 @@ struct ResumePlan: Sendable, Equatable {
         }
     }
 
-    /// The tracks of a client's saved queue still there: URLs, and files that exist.
-    static func present(_ tracks: [TrackLocation], identity: (String) -> FileIdentity?) -> [String] {
-        tracks.compactMap { track in
-            switch track {
-            case .url(let url): url
-            case .file(let path): identity(path) != nil ? path : nil
-            }
+    /// Whether a track of a client's saved queue is still there: a URL, or a file that exists.
+    static func isPresent(_ track: TrackLocation, identity: (String) -> FileIdentity?) -> Bool {
+        switch track {
+        case .url: true
+        case .file(let path): identity(path) != nil
         }
     }
 

@@ -33,7 +33,8 @@ public final class StateSaver: @unchecked Sendable {
         /// At the start: a file from the last run may be there, or not.
         case unknown
         case none
-        case version(Int)
+        /// The tracks' version, with the priorities (which change without it).
+        case version(Int, priorities: [Int])
     }
     private var failing = false
     private var writeCount = 0
@@ -148,13 +149,13 @@ public final class StateSaver: @unchecked Sendable {
     }
 
     private func write(_ memory: PlaybackMemory, _ clientQueue: ClientQueue?) {
-        let queueNow = clientQueue.map { QueueOnDisk.version($0.version) } ?? .none
+        let queueNow = clientQueue.map { QueueOnDisk.version($0.version, priorities: $0.priorities) } ?? .none
         guard memory != lastWritten || queueNow != queueOnDisk else { return }
         let state = SavedState(source: source, identity: memory.path.flatMap { FileIdentity(track: $0) }, memory: memory,
                                clientQueue: clientQueue != nil)
         do {
             if queueNow != queueOnDisk {
-                if let clientQueue { try queueFile.write(clientQueue.tracks) } else { queueFile.remove() }
+                if let clientQueue { try queueFile.write(clientQueue.tracks, priorities: clientQueue.priorities) } else { queueFile.remove() }
                 queueOnDisk = queueNow
             }
             try file.write(state)

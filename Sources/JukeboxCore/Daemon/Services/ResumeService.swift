@@ -104,6 +104,7 @@ final class ResumeService: Service, @unchecked Sendable {
         guard let stateFile = stateFile(config()) else { return }
         let file = QueueFile(beside: stateFile)
         let tracks: [TrackLocation]
+        let priorities: [Int]
         do {
             guard let loaded = try file.load(musicDirectory: settings.musicDirectory) else {
                 logger.warning("state: \(file.path) is missing; the queue is the library's again")
@@ -114,15 +115,17 @@ final class ResumeService: Service, @unchecked Sendable {
                 logger.warning("state: \(file.path): \(loaded.droppedCount) entries left out in all")
             }
             tracks = loaded.tracks
+            priorities = loaded.priorities
         } catch {
             logger.warning("state: \(error); the queue is the library's again")
             return
         }
-        let present = ResumePlan.present(tracks, identity: FileIdentity.init(track:))
+        let kept = tracks.indices.filter { ResumePlan.isPresent(tracks[$0], identity: FileIdentity.init(track:)) }
+        let present = kept.map { tracks[$0].entry }
         logger.info("state: a client's queue of \(present.count) tracks from \(file.path)\(present.count < tracks.count ? " (\(tracks.count - present.count) gone since)" : "")")
         guard !present.isEmpty else { return }
         current.withLock { $0.plan.didBringBackClientQueue() }
-        player.restoreClientQueue(present)
+        player.restoreClientQueue(present, priorities: priorities.isEmpty ? [] : kept.map { priorities[$0] })
         restore(ResumePlan.restoring(saved, in: present, settings, identity: FileIdentity.init(track:)))
         startSaver()
     }
