@@ -43,7 +43,7 @@ extension ControlSession {
         let (filter, used) = try Self.filter(args[...], foldCase: fold)
         var options = args.dropFirst(used)
         var window: Range<Int>?
-        var sortTag: MPDTag?
+        var order: SongOrder?
         var descending = false
         var position: String?
         while let word = options.first {
@@ -53,10 +53,10 @@ extension ControlSession {
             case "window": window = try Self.range(value, within: .max)
             case "sort":
                 descending = value.hasPrefix("-")
-                guard let tag = MPDTag(named: descending ? String(value.dropFirst()) : value) else {
+                guard let chosen = SongOrder(named: descending ? String(value.dropFirst()) : value) else {
                     throw MPDProtocol.Ack(code: .argument, message: "Unknown sort tag: \(value.prefix(64))")
                 }
-                sortTag = tag
+                order = chosen
             case "position" where adds: position = value
             default: throw MPDProtocol.Ack(code: .argument, message: "Unknown argument: \(word.prefix(32))")
             }
@@ -66,11 +66,17 @@ extension ControlSession {
         // Positions in the snapshot, not copies of the tracks: 100,000 may match.
         let tracks = known.tracks
         var found = tracks.indices.filter { at in test(tracks[at].tags, { library.uri(tracks[at].path) }) }
-        if let sortTag {
+        switch order {
+        case .tag(let sortTag)?:
             found.sort {
                 let (a, b) = (sortTag.firstMatchedValue(in: tracks[$0].tags) ?? "", sortTag.firstMatchedValue(in: tracks[$1].tags) ?? "")
                 return descending ? NaturalOrder.less(b, a) : NaturalOrder.less(a, b)
             }
+        case .time(let time)?:
+            func seconds(_ at: Int) -> Int { (time == .modified ? tracks[at].tags.modified : tracks[at].tags.added) ?? .min }
+            found.sort { descending ? seconds($0) > seconds($1) : seconds($0) < seconds($1) }
+        case nil:
+            break
         }
         if let window { found = Array(found[min(window.lowerBound, found.count)..<min(window.upperBound, found.count)]) }
         if let playlist {
@@ -196,8 +202,7 @@ extension ControlSession {
 
     private static func filter(_ args: ArraySlice<String>, foldCase: Bool) throws -> (SongFilter, used: Int) {
         do {
-            let (filter, used) = try SongFilter.parse(args, oldStyleContains: foldCase)
-            return (foldCase ? filter.foldingCase() : filter, used)
+            return try SongFilter.parse(args, oldStyleContains: foldCase)
         } catch {
             throw MPDProtocol.Ack(code: .argument, message: error.message)
         }
@@ -217,5 +222,21 @@ extension ControlSession {
             rest = rest.dropFirst(2)
         }
         return tags
+    }
+}
+
+/// What `find` and `search` sort by: a tag, or (as MPD 0.24) `Last-Modified` or `Added`.
+enum SongOrder {
+    case tag(MPDTag)
+    case time(SongFilter.Time)
+
+    init?(named name: String) {
+        switch name.lowercased() {
+        case "last-modified": self = .time(.modified)
+        case "added": self = .time(.added)
+        default:
+            guard let tag = MPDTag(named: name) else { return nil }
+            self = .tag(tag)
+        }
     }
 }

@@ -64,6 +64,7 @@ extension ControlSession {
         }
         line("file: ", library.uri(path))
         if let modified = known?.modified { line("Last-Modified: ", MPDProtocol.timestamp(modified)) }
+        if let added = known?.added { line("Added: ", MPDProtocol.timestamp(added)) }
         if let known {
             if let format = known.format { line("Format: ", format) }
             // Each value the song holds, of the tags the client asked for, in the order read.
@@ -135,7 +136,9 @@ extension ControlSession {
     /// for the others, the library's.
     func tags(of path: String, position: Int, status s: PlayerStatus, catalog known: LibraryCatalog.Snapshot) -> SongTags? {
         if position == s.queuePosition, let metadata = s.metadata {
-            var tags = SongTags(metadata, info: s.info, modified: known.tags(of: path)?.modified)
+            let library = known.tags(of: path)
+            var tags = SongTags(metadata, info: s.info, modified: library?.modified)
+            tags.added = library?.added
             if s.duration > 0 { tags.seconds = s.duration }
             return tags
         }
