@@ -47,7 +47,7 @@ import Testing
         // The sticker commands only with a sticker database, which this session has not
         // (as MPD without a sticker_file); `notcommands` names them all the same, as MPD's.
         let stickers = Set(table.all.filter(\.needsStickers).map(\.name))
-        #expect(stickers == ["sticker", "stickernames", "stickertypes"])
+        #expect(stickers == ["sticker", "stickernames", "stickernamestypes", "stickertypes"])
         #expect(listed(say(s, "commands")) == sorted(reads + changes).filter { !stickers.contains($0) })
         #expect(say(s, "notcommands") == "OK\n")
         // As in MPD's list: the words read before any command is looked up are left out.
