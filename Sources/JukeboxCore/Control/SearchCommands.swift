@@ -98,8 +98,12 @@ extension ControlSession {
             }
             return ""
         }
+        // Sorted, MPD lists the songs without their Format (its sorted copies lose it).
+        let withFormat = order == nil
         return .stream(ReplyStream.items(found.count) { [unowned self] k, out in
-            appendSong(to: &out, path: tracks[found[k]].path, spot: nil, tags: tracks[found[k]].tags)
+            var tags = tracks[found[k]].tags
+            if !withFormat { tags.format = nil }
+            appendSong(to: &out, path: tracks[found[k]].path, spot: nil, tags: tags)
         })
     }
 
