@@ -73,6 +73,18 @@ import Testing
         #expect(pairs.test(foldCase: false)(old, { "" }))
     }
 
+    @Test func audioFormatsAndMasks() throws {
+        var song = tags([(.title, "x")])
+        song.format = "44100:16:2"
+        #expect(try matches("(AudioFormat == '44100:16:2')", song))
+        #expect(try matches("(audioformat =~ '*:16:*')", song))
+        #expect(try !matches("(AudioFormat =~ '48000:*:*')", song))
+        #expect(try !matches("(AudioFormat == '44100:16:2')", tags([(.title, "no format")])))
+        #expect(throws: SongFilter.Problem(message: "Failed to parse the sample rate")) { try matches("(AudioFormat == '*:16:2')", song) }
+        #expect(throws: SongFilter.Problem(message: "Channel count missing")) { try matches("(AudioFormat =~ '44100:16')", song) }
+        #expect(throws: SongFilter.Problem(message: "'==' or '=~' expected")) { try matches("(AudioFormat != '44100:16:2')", song) }
+    }
+
     private func library(_ name: String) throws -> String {
         let root = try fx.scratchFolder("added-" + name)
         try? FileManager.default.removeItem(atPath: root)

@@ -29,6 +29,9 @@ import Testing
                    "find \"(modified-since '946684800')\" window 0:1", "find \"(!(modified-since '2000-01-01T00:00:00+01:00'))\""]),
         ("sorted-by-time", ["find \"(base 'Artist One')\" sort Last-Modified", "find \"(mood == 'Calm')\" sort -Added",
                             "find \"(title == 'Opening')\" sort Title"]),
+        ("audio-format", ["find \"(AudioFormat == '44100:16:2')\" window 0:2", "find \"((base 'Artist One') AND (audioformat =~ '*:16:*'))\"",
+                          "find \"(AudioFormat =~ '48000:*:*')\"", "find \"(AudioFormat == '44100:*:2')\"",
+                          "find \"(AudioFormat =~ '44100:16')\"", "find \"(AudioFormat != '44100:16:2')\""]),
         ("added-in-the-queue", ["clear", "add \"Artist One/First Album/01 Opening.flac\"", "playlistinfo", "clear"]),
     ]
 

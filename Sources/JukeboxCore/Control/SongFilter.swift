@@ -34,6 +34,9 @@ public indirect enum SongFilter {
     case compare(Subject, Comparison, String)
     /// The songs whose time is `seconds` or later.
     case since(Time, seconds: Int)
+    /// The songs of an audio format (`(AudioFormat == '44100:16:2')`), or of a mask of one
+    /// (`=~ '44100:*:2'`): rate, sample format, channels, nil for `*`.
+    case audioFormat([String?])
     case not(SongFilter)
     case all([SongFilter])
 
@@ -60,6 +63,12 @@ public indirect enum SongFilter {
             return { tags, uri in tests.allSatisfy { $0(tags, uri) } }
         case .since(let time, let seconds):
             return { tags, _ in ((time == .modified ? tags.modified : tags.added) ?? .min) >= seconds }
+        case .audioFormat(let wanted):
+            return { tags, _ in
+                guard let format = tags.format else { return false }
+                let parts = format.split(separator: ":", omittingEmptySubsequences: false)
+                return parts.count == wanted.count && zip(parts, wanted).allSatisfy { part, want in want.map { $0 == part } ?? true }
+            }
         case .compare(.base, _, let value):
             let folder = value.hasSuffix("/") ? value : value + "/"
             return { _, uri in value.isEmpty || uri().hasPrefix(folder) }
@@ -205,6 +214,13 @@ public indirect enum SongFilter {
                 try expect(")")
                 return .since(time, seconds: try SongFilter.seconds(value))
             }
+            if name.lowercased() == "audioformat" {
+                let op = word()
+                guard op == "==" || op == "=~" else { throw Problem(message: "'==' or '=~' expected") }
+                let value = try quoted()
+                try expect(")")
+                return .audioFormat(try Self.audioFormat(value, mask: op == "=~"))
+            }
             let subject = try SongFilter.subject(name)
             skipSpaces()
             if subject == .base {
@@ -219,6 +235,24 @@ public indirect enum SongFilter {
             let value = try quoted()
             try expect(")")
             return .compare(subject, try Self.comparison(op, value)!, value)
+        }
+
+        /// `RATE:FORMAT:CHANNELS` as MPD reads it for a filter, each `*` in a mask.
+        static func audioFormat(_ text: String, mask: Bool) throws(Problem) -> [String?] {
+            let parts = text.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
+            func field(_ at: Int, _ valid: (String) -> Bool, missing: String, bad: String) throws(Problem) -> String? {
+                guard at < parts.count else { throw Problem(message: missing) }
+                if mask, parts[at] == "*" { return nil }
+                guard valid(parts[at]) else { throw Problem(message: bad) }
+                return parts[at]
+            }
+            func number(_ s: String) -> Bool { !s.isEmpty && s.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 } }
+            let rate = try field(0, number, missing: "Failed to parse the sample rate", bad: "Failed to parse the sample rate")
+            let format = try field(1, { ["8", "16", "24", "32", "f", "dsd"].contains($0) }, missing: "Sample format missing",
+                                   bad: "Invalid sample format: \"\(parts.count > 1 ? parts[1] : "")\"")
+            let channels = try field(2, number, missing: "Channel count missing", bad: "Failed to parse the channel count")
+            guard parts.count == 3 else { throw Problem(message: "Extra data after channel count: \(parts[3...].joined(separator: ":"))") }
+            return [rate, format, channels]
         }
 
         /// An operator as MPD reads it: `==`, `!=`, `=~`, `!~`, and (in any case)
