@@ -69,6 +69,7 @@ import Testing
             "listpartitions", "listplaylist", "listplaylistinfo", "listplaylists", "lsinfo", "notcommands", "outputs", "partition", "password", "ping", "playlist", "playlistfind",
             "playlistid", "playlistinfo", "playlistsearch", "plchanges", "plchangesposid", "readcomments", "readmessages", "readpicture", "replay_gain_status", "search",
             "stats", "status", "subscribe", "tagtypes", "unsubscribe", "urlhandlers",
+            "searchcount",  // MPD 0.24's
         ]
         #expect(Set(table.listed.filter { $0.permission == .read }.map(\.name)) == reads)
         // Those not listed refuse or alias for anyone: no password is asked for them.

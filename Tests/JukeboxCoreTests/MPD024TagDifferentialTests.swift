@@ -32,6 +32,8 @@ import Testing
         ("audio-format", ["find \"(AudioFormat == '44100:16:2')\" window 0:2", "find \"((base 'Artist One') AND (audioformat =~ '*:16:*'))\"",
                           "find \"(AudioFormat =~ '48000:*:*')\"", "find \"(AudioFormat == '44100:*:2')\"",
                           "find \"(AudioFormat =~ '44100:16')\"", "find \"(AudioFormat != '44100:16:2')\""]),
+        ("searchcount", ["searchcount \"(album == 'first album')\"", "searchcount album first group artist",
+                         "count album first", "searchcount \"(title eq_cs 'opening')\""]),
         ("added-in-the-queue", ["clear", "add \"Artist One/First Album/01 Opening.flac\"", "playlistinfo", "clear"]),
     ]
 

@@ -15,7 +15,9 @@ extension ControlSession {
         },
         .init("playlistfind", .read, 0...) { s, request in try s.findInQueue(request.arguments, foldCase: false) },
         .init("playlistsearch", .read, 0...) { s, request in try s.findInQueue(request.arguments, foldCase: true) },
-        .init("count", .read, 0...) { s, request in try s.countSongs(request.arguments) },
+        .init("count", .read, 0...) { s, request in try s.countSongs(request.arguments, foldCase: false) },
+        // MPD 0.24's `count` as `search` matches.
+        .init("searchcount", .read, 1...) { s, request in try s.countSongs(request.arguments, foldCase: true) },
         .init("list", .read, 1...) { s, request in try s.listValues(request.arguments) },
     ]
 
@@ -107,19 +109,20 @@ extension ControlSession {
         })
     }
 
-    /// `count [FILTER] [group TAG]`: songs and seconds, in all or by the group's values.
-    private func countSongs(_ args: [String]) throws -> Reply {
+    /// `count [FILTER] [group TAG]` (`searchcount`: `foldCase`): songs and seconds, in all
+    /// or by the group's values.
+    private func countSongs(_ args: [String], foldCase fold: Bool) throws -> Reply {
         let known = catalog.snapshot
         var rest = args[...]
         var filter: SongFilter?
         if let first = rest.first, first.lowercased() != "group" {
-            let (parsed, used) = try Self.filter(rest, foldCase: false)
+            let (parsed, used) = try Self.filter(rest, foldCase: fold)
             filter = parsed
             rest = rest.dropFirst(used)
         }
         let groups = try Self.groups(rest)
         guard groups.count <= 1 else { throw MPDProtocol.Ack(code: .argument, message: "Too many group tags") }
-        let test = filter?.test(foldCase: false)
+        let test = filter?.test(foldCase: fold)
         let found = test.map { test in known.tracks.filter { track in test(track.tags, { library.uri(track.path) }) } } ?? known.tracks
         func totals(_ tracks: some Sequence<LibraryTrack>) -> String {
             var songs = 0, seconds = 0.0
