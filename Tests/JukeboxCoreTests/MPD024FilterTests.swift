@@ -18,7 +18,7 @@ import Testing
 
     private func matches(_ expression: String, _ song: SongTags, search: Bool = false) throws -> Bool {
         let (filter, _) = try SongFilter.parse([expression], oldStyleContains: search)
-        return filter.test(foldCase: search)(song, { "Folder/song.flac" })
+        return filter.test(foldCase: search)(song, { "Folder/song.flac" }, 0)
     }
 
     @Test func explicitCaseOperatorsOverrideTheCommands() throws {
@@ -70,7 +70,7 @@ import Testing
         #expect(try !matches("(!(modified-since '1000'))", old))
         let (pairs, used) = try SongFilter.parse(["added-since", "1999", "title", "Old", "sort", "Added"], oldStyleContains: false)
         #expect(used == 4)
-        #expect(pairs.test(foldCase: false)(old, { "" }))
+        #expect(pairs.test(foldCase: false)(old, { "" }, 0))
     }
 
     @Test func audioFormatsAndMasks() throws {
@@ -83,6 +83,15 @@ import Testing
         #expect(throws: SongFilter.Problem(message: "Failed to parse the sample rate")) { try matches("(AudioFormat == '*:16:2')", song) }
         #expect(throws: SongFilter.Problem(message: "Channel count missing")) { try matches("(AudioFormat =~ '44100:16')", song) }
         #expect(throws: SongFilter.Problem(message: "'==' or '=~' expected")) { try matches("(AudioFormat != '44100:16:2')", song) }
+    }
+
+    @Test func priorityIsAQueueEntrysOwn() throws {
+        let (filter, _) = try SongFilter.parse(["(prio >= 5)"], oldStyleContains: false)
+        let song = tags([(.title, "x")])
+        #expect(filter.test(foldCase: false)(song, { "" }, 7))
+        #expect(!filter.test(foldCase: false)(song, { "" }, 0))
+        #expect(throws: SongFilter.Problem(message: "'>=' expected")) { try matches("(prio > 5)", song) }
+        #expect(throws: SongFilter.Problem(message: "Invalid priority value")) { try matches("(prio >= 256)", song) }
     }
 
     private func library(_ name: String) throws -> String {

@@ -35,6 +35,9 @@ import Testing
         ("searchcount", ["searchcount \"(album == 'first album')\"", "searchcount album first group artist",
                          "count album first", "searchcount \"(title eq_cs 'opening')\""]),
         ("added-in-the-queue", ["clear", "add \"Artist One/First Album/01 Opening.flac\"", "playlistinfo", "clear"]),
+        ("priority", ["clear", "add \"Artist One/First Album\"", "prio 7 1", "playlistfind \"(prio >= 5)\"",
+                      "playlistsearch \"(prio >= 0)\"", "find \"((prio >= 0) AND (title == 'Opening'))\"", "find \"(prio >= 1)\"",
+                      "playlistfind \"(prio > 5)\"", "playlistfind \"(prio >= 256)\"", "playlistfind \"(prio >= x)\"", "clear"]),
     ]
 
     /// `Added: TIME` as `Added: *`: present, but its time is the scan's.

@@ -30,7 +30,8 @@ extension ControlSession {
         let listing = player.listing
         let test = filter.test(foldCase: fold)
         let found = listing.paths.indices.filter { at in
-            test(tags(of: listing.paths[at], position: at, status: status, catalog: known) ?? SongTags(), { library.uri(listing.paths[at]) })
+            test(tags(of: listing.paths[at], position: at, status: status, catalog: known) ?? SongTags(), { library.uri(listing.paths[at]) },
+                 listing.spot(at).priority)
         }
         return .stream(songs(found, of: listing, status: status))
     }
@@ -67,7 +68,7 @@ extension ControlSession {
         let test = filter.test(foldCase: fold)
         // Positions in the snapshot, not copies of the tracks: 100,000 may match.
         let tracks = known.tracks
-        var found = tracks.indices.filter { at in test(tracks[at].tags, { library.uri(tracks[at].path) }) }
+        var found = tracks.indices.filter { at in test(tracks[at].tags, { library.uri(tracks[at].path) }, 0) }
         switch order {
         case .tag(let sortTag)?:
             found.sort {
@@ -123,7 +124,7 @@ extension ControlSession {
         let groups = try Self.groups(rest)
         guard groups.count <= 1 else { throw MPDProtocol.Ack(code: .argument, message: "Too many group tags") }
         let test = filter?.test(foldCase: fold)
-        let found = test.map { test in known.tracks.filter { track in test(track.tags, { library.uri(track.path) }) } } ?? known.tracks
+        let found = test.map { test in known.tracks.filter { track in test(track.tags, { library.uri(track.path) }, 0) } } ?? known.tracks
         func totals(_ tracks: some Sequence<LibraryTrack>) -> String {
             var songs = 0, seconds = 0.0
             for track in tracks { songs += 1; seconds += track.tags.seconds }
@@ -165,7 +166,7 @@ extension ControlSession {
         }
         let groups = try Self.groups(rest)
         let test = filter?.test(foldCase: false)
-        let found = test.map { test in known.tracks.filter { track in test(track.tags, { library.uri(track.path) }) } } ?? known.tracks
+        let found = test.map { test in known.tracks.filter { track in test(track.tags, { library.uri(track.path) }, 0) } } ?? known.tracks
         guard let wanted else { return .text(found.map { "file: \(MPDProtocol.value(library.uri($0.path)))\n" }.joined()) }
         // Each distinct combination of the group values and the value, sorted, each
         // group line written when it changes (as MPD does). A song without the tag gives

@@ -37,6 +37,8 @@ public indirect enum SongFilter {
     /// The songs of an audio format (`(AudioFormat == '44100:16:2')`), or of a mask of one
     /// (`=~ '44100:*:2'`): rate, sample format, channels, nil for `*`.
     case audioFormat([String?])
+    /// MPD 0.24's `(prio >= N)`: queue entries of that priority or more.
+    case priority(atLeast: Int)
     case not(SongFilter)
     case all([SongFilter])
 
@@ -46,9 +48,9 @@ public indirect enum SongFilter {
 
     // MARK: Matching
 
-    /// One song's test: its tags, and its name relative to the music folder (worked out
-    /// only if a test needs it).
-    public typealias Test = (_ tags: SongTags, _ uri: () -> String) -> Bool
+    /// One song's test: its tags, its name relative to the music folder (worked out only
+    /// if a test needs it), and its priority in the queue (0 in the library, as in MPD).
+    public typealias Test = (_ tags: SongTags, _ uri: () -> String, _ priority: Int) -> Bool
 
     /// The filter as one test, built once per command: which comparison, on which tags,
     /// case folded or not (`foldCase`: `search`'s), is chosen here and not again for each
@@ -57,37 +59,39 @@ public indirect enum SongFilter {
         switch self {
         case .not(let inner):
             let test = inner.test(foldCase: foldCase)
-            return { !test($0, $1) }
+            return { !test($0, $1, $2) }
         case .all(let parts):
             let tests = parts.map { $0.test(foldCase: foldCase) }
-            return { tags, uri in tests.allSatisfy { $0(tags, uri) } }
+            return { tags, uri, priority in tests.allSatisfy { $0(tags, uri, priority) } }
         case .since(let time, let seconds):
-            return { tags, _ in ((time == .modified ? tags.modified : tags.added) ?? .min) >= seconds }
+            return { tags, _, _ in ((time == .modified ? tags.modified : tags.added) ?? .min) >= seconds }
+        case .priority(let least):
+            return { _, _, priority in priority >= least }
         case .audioFormat(let wanted):
-            return { tags, _ in
+            return { tags, _, _ in
                 guard let format = tags.format else { return false }
                 let parts = format.split(separator: ":", omittingEmptySubsequences: false)
                 return parts.count == wanted.count && zip(parts, wanted).allSatisfy { part, want in want.map { $0 == part } ?? true }
             }
         case .compare(.base, _, let value):
             let folder = value.hasSuffix("/") ? value : value + "/"
-            return { _, uri in value.isEmpty || uri().hasPrefix(folder) }
+            return { _, uri, _ in value.isEmpty || uri().hasPrefix(folder) }
         case .compare(let subject, let comparison, let value):
             let match = Self.match(comparison.kind, value, foldCase: comparison.foldCase ?? foldCase)
             let negated = comparison.negated
             switch subject {
-            case .base, .file: return { _, uri in match(uri()) != negated }
+            case .base, .file: return { _, uri, _ in match(uri()) != negated }
             case .tag(let tag):
                 // As MPD: a song matches when one of its values (or its fallback's) does,
                 // and a negation when none does; a song without the tag matches when the
                 // value is empty (`(genre == '')` finds songs without one).
-                return { tags, _ in
+                return { tags, _, _ in
                     var matched = false
                     let any = tag.forEachMatchedValue(in: tags) { value in if !matched, match(value) { matched = true } }
                     return (any ? matched : value.isEmpty) != negated
                 }
             case .any:
-                return { tags, _ in
+                return { tags, _, _ in
                     var matched = false
                     tags.forEachValue { _, value in if !matched, match(value) { matched = true } }
                     return matched != negated
@@ -213,6 +217,19 @@ public indirect enum SongFilter {
                 let value = try quoted()
                 try expect(")")
                 return .since(time, seconds: try SongFilter.seconds(value))
+            }
+            if name.lowercased() == "prio" {
+                guard word() == ">=" else { throw Problem(message: "'>=' expected") }
+                skipSpaces()
+                var digits = ""
+                while at < text.count, text[at].isASCII, text[at].isNumber {
+                    digits.append(text[at])
+                    at += 1
+                }
+                guard !digits.isEmpty else { throw Problem(message: "Number expected") }
+                guard digits.count <= 3, let least = Int(digits), least <= 255 else { throw Problem(message: "Invalid priority value") }
+                try expect(")")
+                return .priority(atLeast: least)
             }
             if name.lowercased() == "audioformat" {
                 let op = word()

@@ -198,7 +198,7 @@ extension ControlSession {
                 throw MPDProtocol.Ack(code: .argument, message: "unsupported tag: \(Self.quoted(tag.rawValue))")
             }
             let test = SongFilter.compare(.tag(tag), .equal, uri).test(foldCase: false)
-            guard catalog.snapshot.tracks.contains(where: { test($0.tags, { "" }) }) else {
+            guard catalog.snapshot.tracks.contains(where: { test($0.tags, { "" }, 0) }) else {
                 throw MPDProtocol.Ack(code: .argument, message: "no such \(tag.rawValue): \(Self.quoted(uri))")
             }
         }
