@@ -15,7 +15,9 @@ extension ControlSession {
         },
         .init("playlistfind", .read, 0...) { s, request in try s.findInQueue(request.arguments, foldCase: false) },
         .init("playlistsearch", .read, 0...) { s, request in try s.findInQueue(request.arguments, foldCase: true) },
-        .init("count", .read, 0...) { s, request in try s.countSongs(request.arguments) },
+        .init("count", .read, 0...) { s, request in try s.countSongs(request.arguments, foldCase: false) },
+        // MPD 0.24's `count` as `search` matches.
+        .init("searchcount", .read, 1...) { s, request in try s.countSongs(request.arguments, foldCase: true) },
         .init("list", .read, 1...) { s, request in try s.listValues(request.arguments) },
     ]
 
@@ -28,7 +30,8 @@ extension ControlSession {
         let listing = player.listing
         let test = filter.test(foldCase: fold)
         let found = listing.paths.indices.filter { at in
-            test(tags(of: listing.paths[at], position: at, status: status, catalog: known) ?? SongTags(), { library.uri(listing.paths[at]) })
+            test(tags(of: listing.paths[at], position: at, status: status, catalog: known) ?? SongTags(), { library.uri(listing.paths[at]) },
+                 listing.spot(at).priority)
         }
         return .stream(songs(found, of: listing, status: status))
     }
@@ -43,7 +46,7 @@ extension ControlSession {
         let (filter, used) = try Self.filter(args[...], foldCase: fold)
         var options = args.dropFirst(used)
         var window: Range<Int>?
-        var sortTag: MPDTag?
+        var order: SongOrder?
         var descending = false
         var position: String?
         while let word = options.first {
@@ -53,10 +56,10 @@ extension ControlSession {
             case "window": window = try Self.range(value, within: .max)
             case "sort":
                 descending = value.hasPrefix("-")
-                guard let tag = MPDTag(named: descending ? String(value.dropFirst()) : value) else {
+                guard let chosen = SongOrder(named: descending ? String(value.dropFirst()) : value) else {
                     throw MPDProtocol.Ack(code: .argument, message: "Unknown sort tag: \(value.prefix(64))")
                 }
-                sortTag = tag
+                order = chosen
             case "position" where adds: position = value
             default: throw MPDProtocol.Ack(code: .argument, message: "Unknown argument: \(word.prefix(32))")
             }
@@ -65,12 +68,18 @@ extension ControlSession {
         let test = filter.test(foldCase: fold)
         // Positions in the snapshot, not copies of the tracks: 100,000 may match.
         let tracks = known.tracks
-        var found = tracks.indices.filter { at in test(tracks[at].tags, { library.uri(tracks[at].path) }) }
-        if let sortTag {
+        var found = tracks.indices.filter { at in test(tracks[at].tags, { library.uri(tracks[at].path) }, 0) }
+        switch order {
+        case .tag(let sortTag)?:
             found.sort {
                 let (a, b) = (sortTag.firstMatchedValue(in: tracks[$0].tags) ?? "", sortTag.firstMatchedValue(in: tracks[$1].tags) ?? "")
                 return descending ? NaturalOrder.less(b, a) : NaturalOrder.less(a, b)
             }
+        case .time(let time)?:
+            func seconds(_ at: Int) -> Int { (time == .modified ? tracks[at].tags.modified : tracks[at].tags.added) ?? .min }
+            found.sort { descending ? seconds($0) > seconds($1) : seconds($0) < seconds($1) }
+        case nil:
+            break
         }
         if let window { found = Array(found[min(window.lowerBound, found.count)..<min(window.upperBound, found.count)]) }
         if let playlist {
@@ -92,25 +101,30 @@ extension ControlSession {
             }
             return ""
         }
+        // Sorted, MPD lists the songs without their Format (its sorted copies lose it).
+        let withFormat = order == nil
         return .stream(ReplyStream.items(found.count) { [unowned self] k, out in
-            appendSong(to: &out, path: tracks[found[k]].path, spot: nil, tags: tracks[found[k]].tags)
+            var tags = tracks[found[k]].tags
+            if !withFormat { tags.format = nil }
+            appendSong(to: &out, path: tracks[found[k]].path, spot: nil, tags: tags)
         })
     }
 
-    /// `count [FILTER] [group TAG]`: songs and seconds, in all or by the group's values.
-    private func countSongs(_ args: [String]) throws -> Reply {
+    /// `count [FILTER] [group TAG]` (`searchcount`: `foldCase`): songs and seconds, in all
+    /// or by the group's values.
+    private func countSongs(_ args: [String], foldCase fold: Bool) throws -> Reply {
         let known = catalog.snapshot
         var rest = args[...]
         var filter: SongFilter?
         if let first = rest.first, first.lowercased() != "group" {
-            let (parsed, used) = try Self.filter(rest, foldCase: false)
+            let (parsed, used) = try Self.filter(rest, foldCase: fold)
             filter = parsed
             rest = rest.dropFirst(used)
         }
         let groups = try Self.groups(rest)
         guard groups.count <= 1 else { throw MPDProtocol.Ack(code: .argument, message: "Too many group tags") }
-        let test = filter?.test(foldCase: false)
-        let found = test.map { test in known.tracks.filter { track in test(track.tags, { library.uri(track.path) }) } } ?? known.tracks
+        let test = filter?.test(foldCase: fold)
+        let found = test.map { test in known.tracks.filter { track in test(track.tags, { library.uri(track.path) }, 0) } } ?? known.tracks
         func totals(_ tracks: some Sequence<LibraryTrack>) -> String {
             var songs = 0, seconds = 0.0
             for track in tracks { songs += 1; seconds += track.tags.seconds }
@@ -152,7 +166,7 @@ extension ControlSession {
         }
         let groups = try Self.groups(rest)
         let test = filter?.test(foldCase: false)
-        let found = test.map { test in known.tracks.filter { track in test(track.tags, { library.uri(track.path) }) } } ?? known.tracks
+        let found = test.map { test in known.tracks.filter { track in test(track.tags, { library.uri(track.path) }, 0) } } ?? known.tracks
         guard let wanted else { return .text(found.map { "file: \(MPDProtocol.value(library.uri($0.path)))\n" }.joined()) }
         // Each distinct combination of the group values and the value, sorted, each
         // group line written when it changes (as MPD does). A song without the tag gives
@@ -211,8 +225,7 @@ extension ControlSession {
 
     private static func filter(_ args: ArraySlice<String>, foldCase: Bool) throws -> (SongFilter, used: Int) {
         do {
-            let (filter, used) = try SongFilter.parse(args, oldStyleContains: foldCase)
-            return (foldCase ? filter.foldingCase() : filter, used)
+            return try SongFilter.parse(args, oldStyleContains: foldCase)
         } catch {
             throw MPDProtocol.Ack(code: .argument, message: error.message)
         }
@@ -232,5 +245,21 @@ extension ControlSession {
             rest = rest.dropFirst(2)
         }
         return tags
+    }
+}
+
+/// What `find` and `search` sort by: a tag, or (as MPD 0.24) `Last-Modified` or `Added`.
+enum SongOrder {
+    case tag(MPDTag)
+    case time(SongFilter.Time)
+
+    init?(named name: String) {
+        switch name.lowercased() {
+        case "last-modified": self = .time(.modified)
+        case "added": self = .time(.added)
+        default:
+            guard let tag = MPDTag(named: name) else { return nil }
+            self = .tag(tag)
+        }
     }
 }

@@ -62,12 +62,14 @@ extension ControlSession {
             Self.appendDecimal(number, to: &out)
             out.append(0x0a)
         }
-        line("file: ", library.uri(path))
-        if let modified = known?.modified {
-            out.append(contentsOf: "Last-Modified: ".utf8)
-            MPDProtocol.appendTimestamp(modified, to: &out)
+        func time(_ key: StaticString, _ seconds: Int) {
+            out.append(contentsOf: UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount))
+            MPDProtocol.appendTimestamp(seconds, to: &out)
             out.append(0x0a)
         }
+        line("file: ", library.uri(path))
+        if let modified = known?.modified { time("Last-Modified: ", modified) }
+        if let added = known?.added { time("Added: ", added) }
         if let known {
             if let format = known.format { line("Format: ", format) }
             // Each value the song holds, of the tags the client asked for, in the order read.
@@ -139,7 +141,9 @@ extension ControlSession {
     /// for the others, the library's.
     func tags(of path: String, position: Int, status s: PlayerStatus, catalog known: LibraryCatalog.Snapshot) -> SongTags? {
         if position == s.queuePosition, let metadata = s.metadata {
-            var tags = SongTags(metadata, info: s.info, modified: known.tags(of: path)?.modified)
+            let library = known.tags(of: path)
+            var tags = SongTags(metadata, info: s.info, modified: library?.modified)
+            tags.added = library?.added
             if s.duration > 0 { tags.seconds = s.duration }
             return tags
         }

@@ -139,7 +139,7 @@ struct LibraryWalk {
                 if let (knownID, knownIdentity, knownOutcome) = knownFiles[name], knownID == id, knownIdentity == identity {
                     outcome = knownOutcome
                 } else {
-                    outcome = read(path, name: name, modified: identity)
+                    outcome = firstSeen(read(path, name: name, modified: identity), at: path, known: knownFiles[name]?.2)
                 }
                 entries.append(FolderEntry(name: name, kind: .file(id, identity, outcome)))
             default:
@@ -175,7 +175,7 @@ struct LibraryWalk {
             }
         case S_IFREG:
             guard !listedFiles.contains(id) else { return }
-            add(link.path, id: id, outcome: read(link.path, name: link.name, modified: FileIdentity(st)))
+            add(link.path, id: id, outcome: firstSeen(read(link.path, name: link.name, modified: FileIdentity(st)), at: link.path, known: nil))
         default:
             return
         }
@@ -208,6 +208,22 @@ struct LibraryWalk {
         } else {
             result.tracks.append(track)
         }
+    }
+
+    /// A track read afresh, with the time the library first found it (MPD 0.24's `Added`):
+    /// the last walk's for a file it knew at this path, changed or not (nil too, for one
+    /// found before the index kept it, as MPD leaves a song of an older database), and
+    /// now for a new one. Chapters have none, as MPD's container songs have none.
+    private func firstSeen(_ outcome: FileOutcome, at path: String, known: FileOutcome?) -> FileOutcome {
+        guard case .track(var tags) = outcome else { return outcome }
+        if case .track(let old) = known {
+            tags.added = old.added
+        } else if let at = previousPaths.position(of: path, in: previousTracks) {
+            tags.added = previousTracks[at].tags.added
+        } else {
+            tags.added = Int(time(nil))
+        }
+        return .track(tags)
     }
 
     /// What a file is: a playlist, a track, something else passed over quietly, or audio

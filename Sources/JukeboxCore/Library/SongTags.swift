@@ -80,11 +80,19 @@ public struct SongTags: TagValues, @unchecked Sendable, Equatable {
         get { numbers.modified }
         set { var n = numbers; n.set(track: n.track, disc: n.disc, modified: newValue); setNumbers(n) }
     }
+    /// When the library first found the song, seconds since 1970: MPD 0.24's `Added`.
+    /// Nil for a song found before the box kept it, and for a chapter, as in MPD.
+    public var added: Int? {
+        get { numbers.added }
+        set { var n = numbers; n.added = newValue; setNumbers(n) }
+    }
 
-    /// The values as `Name=value` (the format as `format=...`), for the library index:
-    /// names, not codes, so an index outlives a table that grows.
+    /// The values as `Name=value` (the format as `format=...`, the time it was added as
+    /// `added=SECONDS`), for the library index: names, not codes, so an index outlives a
+    /// table that grows, and one written before `added` is read as it was.
     var indexed: [String] {
         var out: [String] = []
+        if let added { out.append(Self.addedName + "=" + String(added)) }
         packed?.forEach { code, value in
             let name = code == Entry.format ? Entry.formatName : MPDTag.coded(code)?.rawValue
             if let name { out.append(name + "=" + value) }
@@ -96,12 +104,18 @@ public struct SongTags: TagValues, @unchecked Sendable, Equatable {
     /// string made per value, none per name (a start reads 10,000 tracks' tags this way).
     mutating func readIndexed(_ line: ArraySlice<UInt8>) {
         var entries: [Entry] = []
+        var header = self.numbers
         for field in line.split(separator: 0x09) {
-            guard let eq = field.firstIndex(of: 0x3D),
-                  let code = Self.indexCodes[String(decoding: field[..<eq], as: UTF8.self)] else { continue }
+            guard let eq = field.firstIndex(of: 0x3D) else { continue }
+            let name = String(decoding: field[..<eq], as: UTF8.self)
+            if name == Self.addedName {
+                header.added = Int(String(decoding: field[(eq + 1)...], as: UTF8.self))
+                continue
+            }
+            guard let code = Self.indexCodes[name] else { continue }
             entries.append(Entry(code: code, value: String(decoding: field[(eq + 1)...], as: UTF8.self)))
         }
-        packed = PackedTags.make(entries, numbers)
+        packed = PackedTags.make(entries, header)
     }
 
     /// Bytes this value holds beyond its own size (for memory bounds).
@@ -128,6 +142,8 @@ public struct SongTags: TagValues, @unchecked Sendable, Equatable {
 
     /// Each name the index writes, with its code: one hashed look-up per value when a
     /// start reads 10,000 tracks' tags.
+    private static let addedName = "added"
+
     private static let indexCodes: [String: UInt8] = Dictionary(uniqueKeysWithValues:
         MPDTag.allCases.map { ($0.rawValue, $0.code) } + [(Entry.formatName, Entry.format)])
 
@@ -150,7 +166,7 @@ public struct SongTags: TagValues, @unchecked Sendable, Equatable {
     }
 }
 
-/// One track's tags in one allocation: the numbers in the header, then each value as its
+/// One track's tags in one allocation: the numbers in the header (32 bytes), then each value as its
 /// tag's code, its length (LEB128) and its UTF-8 bytes. Never changed once made, so
 /// shared freely between threads.
 private final class PackedTags: ManagedBuffer<PackedTags.Numbers, UInt8> {
@@ -164,10 +180,16 @@ private final class PackedTags: ManagedBuffer<PackedTags.Numbers, UInt8> {
         private var discNumber = none32
         /// Bytes of packed values after the header.
         var count: Int32 = 0
+        /// Unsigned, with 0 for none, so the header keeps its 32 bytes: good until 2106.
+        private var addedSeconds: UInt32 = 0
 
         var track: Int? { trackNumber == Self.none32 ? nil : Int(trackNumber) }
         var disc: Int? { discNumber == Self.none32 ? nil : Int(discNumber) }
         var modified: Int? { modifiedSeconds == Self.none64 ? nil : Int(modifiedSeconds) }
+        var added: Int? {
+            get { addedSeconds == 0 ? nil : Int(addedSeconds) }
+            set { addedSeconds = newValue.flatMap { UInt32(exactly: $0) } ?? 0 }
+        }
 
         /// Numbers beyond 32 bits are no track or disc anyone numbered: kept as none.
         mutating func set(track: Int?, disc: Int?, modified: Int?) {

@@ -128,13 +128,13 @@ private enum FrameKind: Equatable {
         "TCON": .genre, "TCO": .genre, "TCOM": .composer, "TCM": .composer, "TSOP": .artistSort, "TSOA": .albumSort,
         "TSO2": .albumArtistSort, "TSOC": .composerSort, "TPE3": .conductor, "TP3": .conductor, "TPE4": .performer,
         "TP4": .performer, "TIT1": .grouping, "TT1": .grouping, "TPUB": .label, "TPB": .label,
-        "MVNM": .movement, "MVIN": .movementNumber,
+        "MVNM": .movement, "MVIN": .movementNumber, "TMOO": .mood, "TSOT": .titleSort,
     ]
 
     /// The user texts MPD reads as MusicBrainz ids.
     private static let musicBrainzTexts: Set = [
         "MusicBrainz Artist Id", "MusicBrainz Album Id", "MusicBrainz Album Artist Id", "MusicBrainz Track Id",
-        "MusicBrainz Release Track Id", "MusicBrainz Work Id",
+        "MusicBrainz Release Track Id", "MusicBrainz Work Id", "MusicBrainz Release Group Id",
     ]
 
     var limit: Int {

@@ -75,6 +75,7 @@ enum MP4Tags {
         case "sort_album": .albumSort
         case "sort_album_artist": .albumArtistSort
         case "sort_composer": .composerSort
+        case "sort_name": .titleSort
         default: MPDTag(commentName: key)
         }
     }

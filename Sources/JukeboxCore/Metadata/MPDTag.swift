@@ -1,5 +1,5 @@
-/// Every tag MPD knows, under the names its protocol gives them and in the order it lists
-/// them: the one table the readers, the library, filters and replies all use.
+/// Every tag MPD 0.24 knows, under the names its protocol gives them and in the order it
+/// lists them: the one table the readers, the library, filters and replies all use.
 public enum MPDTag: String, CaseIterable, Sendable {
     case artist = "Artist"
     case artistSort = "ArtistSort"
@@ -8,9 +8,11 @@ public enum MPDTag: String, CaseIterable, Sendable {
     case albumArtist = "AlbumArtist"
     case albumArtistSort = "AlbumArtistSort"
     case title = "Title"
+    case titleSort = "TitleSort"
     case track = "Track"
     case name = "Name"
     case genre = "Genre"
+    case mood = "Mood"
     case date = "Date"
     case originalDate = "OriginalDate"
     case composer = "Composer"
@@ -20,6 +22,7 @@ public enum MPDTag: String, CaseIterable, Sendable {
     case work = "Work"
     case movement = "Movement"
     case movementNumber = "MovementNumber"
+    case showMovement = "ShowMovement"
     case ensemble = "Ensemble"
     case location = "Location"
     case grouping = "Grouping"
@@ -32,6 +35,7 @@ public enum MPDTag: String, CaseIterable, Sendable {
     case musicBrainzTrackID = "MUSICBRAINZ_TRACKID"
     case musicBrainzReleaseTrackID = "MUSICBRAINZ_RELEASETRACKID"
     case musicBrainzWorkID = "MUSICBRAINZ_WORKID"
+    case musicBrainzReleaseGroupID = "MUSICBRAINZ_RELEASEGROUPID"
 
     /// The tags read from files and offered to clients (`tagtypes`). MPD leaves Comment
     /// out unless its configuration asks for it, and so does the box: a song's comment is
@@ -62,6 +66,7 @@ public enum MPDTag: String, CaseIterable, Sendable {
         case "MUSICBRAINZ TRACK ID", "MUSICBRAINZ_RELEASETRACK_ID": self = .musicBrainzTrackID
         case "MUSICBRAINZ RELEASE TRACK ID": self = .musicBrainzReleaseTrackID
         case "MUSICBRAINZ WORK ID": self = .musicBrainzWorkID
+        case "MUSICBRAINZ RELEASE GROUP ID": self = .musicBrainzReleaseGroupID
         default:
             guard let tag = MPDTag(named: name) else { return nil }
             self = tag
@@ -84,6 +89,7 @@ public enum MPDTag: String, CaseIterable, Sendable {
     private static let fallbackTable: [MPDTag: [MPDTag]] = [
         .albumArtistSort: [.albumArtist, .artist],  // as MPD: its ArtistSort step looks at Artist
         .albumArtist: [.artist], .artistSort: [.artist], .albumSort: [.album],
+        .titleSort: [.title], .composerSort: [.composer],  // MPD 0.24's
     ]
 
     /// The values a filter matches and `list` and `count` group by, as MPD takes them:

@@ -39,7 +39,6 @@ public final class StickerDatabase: @unchecked Sendable {
         case full(limit: Int)
         case nameTooLong(limit: Int)
         case valueTooLong(limit: Int)
-        case outOfRange
         case database(SQLiteError)
 
         public var description: String {
@@ -47,7 +46,6 @@ public final class StickerDatabase: @unchecked Sendable {
             case .full(let limit): "the sticker database is full (at most \(limit) stickers)"
             case .nameTooLong(let limit): "sticker name is longer than \(limit) bytes"
             case .valueTooLong(let limit): "sticker value is longer than \(limit) bytes"
-            case .outOfRange: "sticker value out of range"
             case .database(let error): "sticker database: \(error)"
             }
         }
@@ -85,8 +83,9 @@ public final class StickerDatabase: @unchecked Sendable {
             case .equalsInteger(let v): (" AND CAST(value AS INTEGER) = CAST(? AS INTEGER)", .text(v))
             case .lessThanInteger(let v): (" AND CAST(value AS INTEGER) < CAST(? AS INTEGER)", .text(v))
             case .greaterThanInteger(let v): (" AND CAST(value AS INTEGER) > CAST(? AS INTEGER)", .text(v))
-            case .contains(let v): (" AND instr(value, ?) > 0", .text(v))
-            case .startsWith(let v): (" AND instr(value, ?) = 1", .text(v))
+            // SQL's LIKE, as MPD's: ASCII without case, and `%` and `_` in the value match any.
+            case .contains(let v): (" AND value LIKE ('%' || ? || '%')", .text(v))
+            case .startsWith(let v): (" AND value LIKE (? || '%')", .text(v))
             }
         }
     }
@@ -165,23 +164,25 @@ public final class StickerDatabase: @unchecked Sendable {
         return true
     }
 
-    /// Adds `delta` to a sticker taken as an integer (text that is none counts as 0, as
-    /// SQLite casts it), making it with `delta` if missing (MPD 0.24's `sticker inc`/`dec`);
-    /// returns the new value.
-    @discardableResult
-    public func add(_ delta: Int64, type: String, uri: String, name: String) throws(Failure) -> Int64 {
-        try check(name: name, value: "")
-        return try change { db throws -> Int64 in
-            let old = try db.run("SELECT CAST(value AS INTEGER) FROM sticker WHERE type = ? AND uri = ? AND name = ?",
-                                 [.text(type), .text(uri), .text(name)]).first?.first?.integer
-            let (new, overflow) = (old ?? 0).addingReportingOverflow(delta)
-            guard !overflow else { throw Failure.outOfRange }
-            if old == nil {
-                try insert(db, type: type, uri: uri, name: name, value: String(new))
+    /// MPD 0.24's `sticker inc` (`dec`: `subtracting`), as MPD's SQL does it: a missing
+    /// sticker is made with `amount` as written; an existing one gets SQLite's sum (or
+    /// difference) of its value and `amount`, text that is no number counting as 0
+    /// (`2` + `1.5` is `3.5`, `2` + `abc` is `2`).
+    public func add(_ amount: String, subtracting: Bool = false, type: String, uri: String, name: String) throws(Failure) {
+        try check(name: name, value: amount)
+        try change { db in
+            let exists = !(try db.run("SELECT 1 FROM sticker WHERE type = ? AND uri = ? AND name = ?",
+                                      [.text(type), .text(uri), .text(name)]).isEmpty)
+            if exists {
+                try db.run("UPDATE sticker SET value = value \(subtracting ? "-" : "+") ? WHERE type = ? AND uri = ? AND name = ?",
+                           [.text(amount), .text(type), .text(uri), .text(name)])
+                // Far past the value limit only by a sum of huge numbers: refused, not kept.
+                let value = try db.run("SELECT value FROM sticker WHERE type = ? AND uri = ? AND name = ?",
+                                       [.text(type), .text(uri), .text(name)]).first?.first?.text ?? ""
+                try check(name: name, value: value)
             } else {
-                try db.run("UPDATE sticker SET value = ? WHERE type = ? AND uri = ? AND name = ?", [.text(String(new)), .text(type), .text(uri), .text(name)])
+                try insert(db, type: type, uri: uri, name: name, value: amount)
             }
-            return new
         }
     }
 
@@ -198,28 +199,38 @@ public final class StickerDatabase: @unchecked Sendable {
         }
     }
 
-    /// The objects under `base` (a folder's URI, "" for all) with a sticker `name` that
-    /// matches, with its value, in `order` (descending: `reversed`).
-    public func find(type: String, under base: String, name: String, _ match: Match = .exists, order: Order = .uri,
-                     reversed: Bool = false) throws(Failure) -> [(uri: String, value: String)] {
-        var sql = "SELECT uri, value FROM sticker WHERE type = ? AND name = ?"
-        var arguments: [SQLite.Value] = [.text(type), .text(name)]
-        if !base.isEmpty {
-            // Below the folder: URIs from "base/" up to, not including, "base0" ('0' follows
-            // '/'), compared by bytes as SQLite compares text.
-            sql += " AND uri >= ? AND uri < ?"
-            arguments += [.text(base + "/"), .text(base + "0")]
-        }
+    /// The objects whose URI starts with `prefix` with a sticker `name` that matches, with
+    /// its value, in `order` (descending: `reversed`; none: the table's own order), the
+    /// `window` of them. As MPD's SQL has it: the prefix is matched with LIKE (ASCII
+    /// without case, `%` and `_` matching any), and the window taken before a caller
+    /// drops what it does not show.
+    public func find(type: String, prefix: String, name: String, _ match: Match = .exists, order: Order? = nil,
+                     reversed: Bool = false, window: (start: Int, end: Int?)? = nil) throws(Failure) -> [(uri: String, value: String)] {
+        var sql = "SELECT uri, value FROM sticker WHERE type = ? AND uri LIKE (? || '%') AND name = ?"
+        var arguments: [SQLite.Value] = [.text(type), .text(prefix), .text(name)]
         let (condition, argument) = match.sql
         sql += condition
         if let argument { arguments.append(argument) }
-        sql += " ORDER BY \(order.sql)\(reversed ? " DESC" : ""), uri"
+        if let order { sql += " ORDER BY \(order.sql)\(reversed ? " DESC" : "")" }
+        if let window { sql += " LIMIT \(window.end.map { $0 - window.start } ?? -1) OFFSET \(window.start)" }
         return try database { db in try db.run(sql, arguments) }.map { ($0[0].text, $0[1].text) }
     }
 
     /// Every sticker name in use, once each, in bytes' order (MPD 0.24's `stickernames`).
     public func names() throws(Failure) -> [String] {
         try database { db in try db.run("SELECT DISTINCT name FROM sticker ORDER BY name") }.map { $0[0].text }
+    }
+
+    /// Each name in use with each type it is used on (or only on `type`), by name (MPD
+    /// 0.24's `stickernamestypes`).
+    public func namesAndTypes(type: String? = nil) throws(Failure) -> [(name: String, type: String)] {
+        let rows = try database { db in
+            if let type {
+                return try db.run("SELECT name, type FROM sticker WHERE type = ? GROUP BY name, type ORDER BY name", [.text(type)])
+            }
+            return try db.run("SELECT name, type FROM sticker GROUP BY name, type ORDER BY name")
+        }
+        return rows.map { ($0[0].text, $0[1].text) }
     }
 
     /// Stickers in the database (opened to count them).
