@@ -35,6 +35,7 @@ import Testing
              until: "Search results"),
         Step("playlist editor", [.key("5")], until: "Playlist editor"),
         Step("outputs", [.key("7")], until: "Outputs"),
+        Step("song info", [.key("1"), .key("i")], until: "Song info"),
     ]
 
     static let ncmpcSteps: [Step] = [
