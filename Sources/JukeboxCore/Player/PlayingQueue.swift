@@ -152,6 +152,7 @@ final class PlayingQueue {
             frame = place.frame
         }
         followFolderSpeed(into: queue.tracks[position], from: leaving)
+        clearPriority(at: position)
         let token = cursor.start(at: position, frame: frame)
         outbox.changed(.track)
         // What follows goes with the start, in one step: told after it, it could come when
@@ -160,6 +161,18 @@ final class PlayingQueue {
         if case .track(let next) = nextToName() { following = next }
         cursor.engineHolds(next: following != nil)
         control.play(TrackRef(token: token, path: queue.tracks[position]), from: frame, paused: paused, next: following)
+    }
+
+    /// An entry's priority goes back to 0 when it starts playing, as MPD's does: it asked
+    /// for the entry to come soon, and it has come. Only the number changes (a new
+    /// version for `plchanges`), so nothing that plays is started again.
+    private func clearPriority(at position: Int) {
+        guard queue.priority(at: position) != 0 else { return }
+        var draft = queue.draft(current: queue.order.current)
+        try? draft.setPriority(0, position..<position + 1)
+        guard let moved = queue.apply(draft) else { return }
+        queue.remapOrder(moved)
+        outbox.changed(.playlist)
     }
 
     /// A book plays at the speed it was listened at, and music outside the books at the
@@ -289,6 +302,7 @@ final class PlayingQueue {
                 places.finished(entry.path, nextPath: heardPath)
                 outbox.post(.completed(position: entry.position, queueEnded: false))
             }
+            if let position = queue.order.current { clearPriority(at: position) }
             scheduleNext()
             for entry in finished { if let position = queue.ids.firstIndex(of: entry.id) { consume(position) } }
         }
