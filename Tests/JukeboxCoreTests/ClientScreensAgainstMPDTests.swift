@@ -36,6 +36,8 @@ import Testing
         Step("playlist editor", [.key("5")], until: "Playlist editor"),
         Step("outputs", [.key("7")], until: "Outputs"),
         Step("song info", [.key("1"), .key("i")], until: "Song info"),
+        // Repeat off, random, single and consume on, the volume a step down.
+        Step("modes and volume", [.key("1"), .key("r"), .key("z"), .key("y"), .key("R"), .key("-")], until: "Volume: 98%"),
     ]
 
     static let ncmpcSteps: [Step] = [
@@ -47,6 +49,7 @@ import Testing
         Step("search", [.key("5"), .key("5"), .text("o"), .key("Enter")], until: "Search 'o'"),
         Step("outputs", [.key("8")], until: "Outputs"),
         Step("song viewer", [.key("2"), .key("i")], until: "Song viewer"),
+        Step("modes and volume", [.key("2"), .key("r"), .key("z"), .key("y"), .key("C"), .key("-")], until: "Volume 99%"),
     ]
 
     @Test func ncmpcppShowsWhatItShowsForMPD() throws {
