@@ -38,6 +38,7 @@ import Testing
         Step("song info", [.key("1"), .key("i")], until: "Song info"),
         // Repeat off, random, single and consume on, the volume a step down.
         Step("modes and volume", [.key("1"), .key("r"), .key("z"), .key("y"), .key("R"), .key("-")], until: "Volume: 98%"),
+        Step("queue entry deleted", [.key("Home"), .key("Delete")], until: "Playlist (8 items"),
     ]
 
     static let ncmpcSteps: [Step] = [
