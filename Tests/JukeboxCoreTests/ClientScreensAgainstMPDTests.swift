@@ -75,7 +75,8 @@ import Testing
         let folder = servers.library.folder + "/screens"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         var panes: [ThreeServers.Server: TmuxPane] = [:]
-        defer { panes.values.forEach { $0.close() } }
+        // The panes' sockets are in the library's folder, which goes with the servers.
+        defer { withExtendedLifetime(servers) { panes.values.forEach { $0.close() } } }
         for (index, server) in ThreeServers.Server.allCases.enumerated() {
             servers.reset(server, then: Self.start)
             let link = "\(folder)/s\(index)"

@@ -8,12 +8,16 @@ struct TmuxPane {
     /// Starts `command` in a detached `columns`x`rows` pane. The tmux server forks away
     /// from its client and keeps every descriptor it inherits, among them the one by
     /// which Foundation's `Process` sees its child end: so it starts from a shell that
-    /// first closes everything but the standard three, which go to /dev/null.
+    /// first closes everything but the standard three, which go to /dev/null. It also
+    /// inherits the signals the test process holds blocked, and with SIGHUP and SIGTERM
+    /// held neither the client nor tmux ends on `kill-server`: so the shell execs it
+    /// through Python with none blocked.
     init(socket: String, columns: Int = 100, rows: Int = 30, command: String) throws {
         self.socket = socket
+        let unblocked = "import os, signal, sys; signal.pthread_sigmask(signal.SIG_SETMASK, []); os.execvp(sys.argv[1], sys.argv[1:])"
         let script = #"for fd in /proc/$$/fd/*; do fd=${fd##*/}; [ "$fd" -gt 2 ] && eval "exec $fd>&-"; done 2>/dev/null; "#
-            + #"exec tmux -S "$0" new-session -d -x "$1" -y "$2" "$3" </dev/null >/dev/null 2>&1"#
-        try Tools.run("bash", ["-c", script, socket, String(columns), String(rows), command])
+            + #"exec /usr/bin/python3 -c "$4" tmux -S "$0" new-session -d -x "$1" -y "$2" "$3" </dev/null >/dev/null 2>&1"#
+        try Tools.run("bash", ["-c", script, socket, String(columns), String(rows), command, unblocked])
     }
 
     func keys(_ keys: String...) throws { try Tools.run("tmux", ["-S", socket, "send-keys"] + keys) }
