@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static struct mpd_connection *connection;
 
@@ -109,6 +110,19 @@ static void print_status(void) {
         printf("audio: %u:%u:%u\n", format->sample_rate, format->bits, format->channels);
     if (mpd_status_get_error(status) != NULL) printf("error: %s\n", mpd_status_get_error(status));
     mpd_status_free(status);
+}
+
+/* Until the song is open (its duration known): the box drops a seek that comes
+ * sooner, where MPD's waits for its decoder. */
+static void wait_until_opened(void) {
+    for (int tries = 0; tries < 200; tries++) {
+        struct mpd_status *status = mpd_run_status(connection);
+        check("status");
+        unsigned total = status != NULL ? mpd_status_get_total_time(status) : 0;
+        if (status != NULL) mpd_status_free(status);
+        if (total > 0) return;
+        usleep(50000);
+    }
 }
 
 /* What idle reports, as names, once another connection has set the volume. */
@@ -221,6 +235,7 @@ int main(int argc, char **argv) {
     check("play");
     mpd_run_pause(connection, true);
     check("pause");
+    wait_until_opened();
     mpd_run_seek_current(connection, 7, false);
     check("seekcur");
     print_status();

@@ -3,7 +3,7 @@
 printed as one JSON line, {"call": ..., "result": ...} or {"call": ..., "error": ...},
 for the Swift test to hold the box's lines against MPD's (LibraryClientsAgainstMPDTests).
 Starts from a stopped, empty queue, and leaves the server so."""
-import hashlib, json, sys, threading
+import hashlib, json, sys, threading, time
 from mpd import MPDClient, CommandError
 
 socket = sys.argv[1]
@@ -70,6 +70,18 @@ call("playlistsearch", lambda: client.playlistsearch("title", "a"))
 call("plchanges", lambda: len(client.plchanges(0)))
 call("play", lambda: client.play(2))
 call("pause", lambda: client.pause(1))
+
+
+def opened():
+    """Until the song is open (its duration known): the box drops a seek that comes
+    sooner, where MPD's waits for its decoder."""
+    for _ in range(200):
+        if "duration" in client.status():
+            return
+        time.sleep(0.05)
+
+
+opened()
 call("seekcur", lambda: client.seekcur(12))
 call("status paused", client.status)
 call("currentsong paused", client.currentsong)

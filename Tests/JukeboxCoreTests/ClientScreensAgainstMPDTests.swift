@@ -22,7 +22,8 @@ import Testing
         }
     }
 
-    static let start = ["add \"\"", "play 1", "pause 1", "seekcur 12", "repeat 1"]
+    static let start = ["add \"\"", "play 1", "pause 1"]
+    static let startOpened = ["seekcur 12", "repeat 1"]
 
     static let ncmpcppSteps: [Step] = [
         Step("queue", [], until: "Playlist ("),
@@ -78,7 +79,7 @@ import Testing
         // The panes' sockets are in the library's folder, which goes with the servers.
         defer { withExtendedLifetime(servers) { panes.values.forEach { $0.close() } } }
         for (index, server) in ThreeServers.Server.allCases.enumerated() {
-            servers.reset(server, then: Self.start)
+            servers.reset(server, then: Self.start, opened: Self.startOpened)
             let link = "\(folder)/s\(index)"
             try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: servers.socket(server))
             let home = "\(folder)/home\(index)"

@@ -37,13 +37,21 @@ final class ThreeServers {
     }
 
     /// Every server as MPD starts: stopped, the queue empty, every mode off, full volume,
-    /// the output on; then `lines`, the scenario's own start.
-    func reset(_ server: Server, then lines: [String] = []) {
+    /// the output on; then `lines`, the scenario's own start, and once the song they
+    /// play is open (its duration known), `opened`: the box drops a seek that comes
+    /// sooner (MPD's waits for its decoder), which a loaded machine would show.
+    func reset(_ server: Server, then lines: [String] = [], opened: [String] = []) {
         guard let connection = try? RawMPDConnection(socket: socket(server)) else { return }
         // ReplayGain off as MPD starts: the box applies it unless told not to.
         for line in ["stop", "clear", "clearerror", "repeat 0", "random 0", "single 0", "consume 0", "setvol 100",
                      "enableoutput 0", "replay_gain_mode off"] + lines {
             _ = connection.reply(to: line)
         }
+        guard !opened.isEmpty else { return }
+        let deadline = Date().addingTimeInterval(10)
+        while Date() < deadline, !connection.reply(to: "status").contains(where: { $0.hasPrefix("duration: ") }) {
+            usleep(50_000)
+        }
+        for line in opened { _ = connection.reply(to: line) }
     }
 }
