@@ -110,6 +110,18 @@ import Testing
         #expect(player.listing.priorities.isEmpty)
     }
 
+    /// A seek right after play, before the track has opened, applies once it opens, as
+    /// MPD's waits for its decoder (a client resuming a place sends both at once).
+    @Test func aSeekBeforeTheTrackOpensAppliesWhenItDoes() {
+        let (s, player, engine) = setUp()
+        _ = say(s, "play 1")
+        _ = player.status
+        #expect(say(s, "seekcur 12") == "OK\n")
+        #expect(!engine.calls.contains { if case .seek = $0 { true } else { false } })
+        hear(player, engine)
+        #expect(engine.calls.contains(.seek(12_000)))
+    }
+
     @Test func consumeRemovesWhatWasPlayed() {
         let (s, player, engine) = setUp(PlayOptions(consume: true))
         _ = say(s, "play 0")

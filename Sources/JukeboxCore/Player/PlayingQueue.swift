@@ -7,6 +7,8 @@ final class PlayingQueue {
     private(set) var queue: QueueEntries
     private(set) var cursor = GaplessCursor()
     private(set) var places: FolderPlaces
+    /// A seek asked for before the current track opened: its token and where to.
+    private var seekWhenOpened: (token: Int, seconds: Double)?
     private let control: PlayerControl
     private let outbox: PlayerOutbox
 
@@ -226,8 +228,14 @@ final class PlayingQueue {
     }
 
     func seek(to seconds: Double) {
+        guard let info = cursor.currentInfo else {
+            // Not open yet (a seek right after play): it applies once the track opens, as
+            // MPD's waits for its decoder.
+            seekWhenOpened = cursor.current.map { (token: $0, seconds: seconds) }
+            return
+        }
         // A live stream (no length) has nowhere to seek to.
-        guard let info = cursor.currentInfo, info.totalFrames > 0 else { return }
+        guard info.totalFrames > 0 else { return }
         control.seek(toFrame: info.frame(atSeconds: min(seconds, info.durationSeconds)))
     }
 
@@ -273,6 +281,10 @@ final class PlayingQueue {
         cursor.opened(token, info: info, metadata: metadata)
         if token == cursor.current { outbox.changed(.tags) }
         cursor.failuresInARow = 0
+        if let pending = seekWhenOpened, pending.token == token {
+            seekWhenOpened = nil
+            if token == cursor.current { seek(to: pending.seconds) }
+        }
     }
 
     func heardNews(_ news: StreamNews, of token: Int) {
