@@ -96,6 +96,32 @@ import Testing
         #expect(path == following && player.status.selected?.position == at)
     }
 
+    /// MPD gives an entry's priority back to 0 when it starts playing: it asked for the
+    /// entry to come soon, and it has. The queue's version moves, for `plchanges`.
+    @Test func playingAnEntryClearsItsPriority() {
+        let (s, player, engine) = setUp()
+        #expect(say(s, "prio 9 1:3") == "OK\n")
+        let before = player.listing.version
+        _ = say(s, "play 1")
+        hear(player, engine)
+        #expect(Array(player.listing.priorities.prefix(3)) == [0, 0, 9] && player.listing.version > before)
+        #expect(!say(s, "currentsong").contains("Prio:"))
+        _ = say(s, "next")
+        #expect(player.listing.priorities.isEmpty)
+    }
+
+    /// A seek right after play, before the track has opened, applies once it opens, as
+    /// MPD's waits for its decoder (a client resuming a place sends both at once).
+    @Test func aSeekBeforeTheTrackOpensAppliesWhenItDoes() {
+        let (s, player, engine) = setUp()
+        _ = say(s, "play 1")
+        _ = player.status
+        #expect(say(s, "seekcur 12") == "OK\n")
+        #expect(!engine.calls.contains { if case .seek = $0 { true } else { false } })
+        hear(player, engine)
+        #expect(engine.calls.contains(.seek(12_000)))
+    }
+
     @Test func consumeRemovesWhatWasPlayed() {
         let (s, player, engine) = setUp(PlayOptions(consume: true))
         _ = say(s, "play 0")

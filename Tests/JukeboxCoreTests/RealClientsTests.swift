@@ -93,32 +93,6 @@ import Testing
         ], "\(run.text)\n\(run.stderr)")
     }
 
-    /// A terminal that ncmpcpp runs in, driven by keys and read as text (tmux's own
-    /// server, on a socket of its own).
-    struct Terminal {
-        let socket: String
-
-        /// Starts `command` in a detached 100x30 pane. The tmux server forks away from its
-        /// client and keeps every descriptor it inherits, among them the one by which
-        /// Foundation's `Process` sees its child end: so it starts from a shell that first
-        /// closes everything but the standard three, which go to /dev/null.
-        init(socket: String, command: String) throws {
-            self.socket = socket
-            let script = #"for fd in /proc/$$/fd/*; do fd=${fd##*/}; [ "$fd" -gt 2 ] && eval "exec $fd>&-"; done 2>/dev/null; "#
-                + #"exec tmux -S "$0" new-session -d -x 100 -y 30 "$1" </dev/null >/dev/null 2>&1"#
-            try Tools.run("bash", ["-c", script, socket, command])
-        }
-
-        func keys(_ keys: String...) throws { try Tools.run("tmux", ["-S", socket, "send-keys"] + keys) }
-
-        var screen: String { (try? Tools.run("tmux", ["-S", socket, "capture-pane", "-p"], check: false).text) ?? "" }
-
-        /// Whether the pane still runs its program (the server ends with its last pane).
-        var isRunning: Bool { ((try? Tools.run("tmux", ["-S", socket, "has-session"], check: false).status) ?? 1) == 0 }
-
-        func close() { _ = try? Tools.run("tmux", ["-S", socket, "kill-server"], check: false) }
-    }
-
     /// Polls every 50 ms for up to 10 s: what a screen shows follows a key by a redraw.
     func eventually(_ condition: () -> Bool) -> Bool {
         for _ in 0..<200 {
@@ -135,7 +109,7 @@ import Testing
         try FileManager.default.createDirectory(atPath: home + "/.config/ncmpcpp", withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: home) }
         try "mpd_host = \"\(library.socket)\"\n".write(toFile: home + "/.config/ncmpcpp/config", atomically: true, encoding: .utf8)
-        let terminal = try Terminal(socket: library.folder + ".tmux", command: "env HOME=\(home) LANG=C.UTF-8 ncmpcpp")
+        let terminal = try TmuxPane(socket: library.folder + ".tmux", command: "env HOME=\(home) LANG=C.UTF-8 ncmpcpp")
         defer { terminal.close() }
 
         // 1: the queue, which is the library.

@@ -8,14 +8,15 @@ BUILD_PACKAGES="pkg-config libasound2-dev libgpiod-dev libflac-dev libmpg123-dev
 # The fonts the screen draws with: Latin, Greek and Cyrillic, then Chinese, Japanese and Korean.
 FONT_PACKAGES="fonts-dejavu-core fonts-wqy-microhei"
 # The reference tools the tests compare against and make fixtures with (ffmpeg for the
-# MP4 ones: AAC and ALAC, chapters), the MPD clients
-# the control socket is tested with (mpc, python-mpd2 as Debian's python3-mpd, ncmpcpp
-# in a tmux pane), GNU time for the peak memory of a tool run, and nginx: the web
-# server that network playback is tested against (started on loopback by the tests), and
-# iproute2 for the network namespace, its throttle and the board's netem; icecast2, the
-# radio server the station tests start on loopback and feed with a source of their own;
-# and MPD itself, which the protocol test holds the control socket's replies against.
-TEST_PACKAGES="sox flac lame mpg123 ffmpeg vorbis-tools opus-tools mpc time python3-mpd ncmpcpp tmux nginx-light iproute2 icecast2 mpd"
+# MP4 ones: AAC and ALAC, chapters), the MPD clients the control socket is tested with
+# (mpc, python-mpd2 as Debian's python3-mpd, ncmpcpp and ncmpc in tmux panes, and
+# libmpdclient-dev for a C walk over libmpdclient), GNU time for the peak memory of a
+# tool run, and nginx: the web server that network playback is tested against (started
+# on loopback by the tests), and iproute2 for the network namespace, its throttle and the
+# board's netem; icecast2, the radio server the station tests start on loopback and feed
+# with a source of their own; and MPD itself, which the protocol test and the real
+# clients' tests hold the control socket's replies against.
+TEST_PACKAGES="sox flac lame mpg123 ffmpeg vorbis-tools opus-tools mpc time python3-mpd ncmpcpp ncmpc libmpdclient-dev tmux nginx-light iproute2 icecast2 mpd"
 # Measuring tools and the peers the benchmarks run beside us.
 BENCH_PACKAGES="time mpd mpc libjpeg-turbo-progs"
 

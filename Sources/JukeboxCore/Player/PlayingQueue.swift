@@ -7,6 +7,8 @@ final class PlayingQueue {
     private(set) var queue: QueueEntries
     private(set) var cursor = GaplessCursor()
     private(set) var places: FolderPlaces
+    /// A seek asked for before the current track opened: its token and where to.
+    private var seekWhenOpened: (token: Int, seconds: Double)?
     private let control: PlayerControl
     private let outbox: PlayerOutbox
 
@@ -152,6 +154,7 @@ final class PlayingQueue {
             frame = place.frame
         }
         followFolderSpeed(into: queue.tracks[position], from: leaving)
+        clearPriority(at: position)
         let token = cursor.start(at: position, frame: frame)
         outbox.changed(.track)
         // What follows goes with the start, in one step: told after it, it could come when
@@ -160,6 +163,18 @@ final class PlayingQueue {
         if case .track(let next) = nextToName() { following = next }
         cursor.engineHolds(next: following != nil)
         control.play(TrackRef(token: token, path: queue.tracks[position]), from: frame, paused: paused, next: following)
+    }
+
+    /// An entry's priority goes back to 0 when it starts playing, as MPD's does: it asked
+    /// for the entry to come soon, and it has come. Only the number changes (a new
+    /// version for `plchanges`), so nothing that plays is started again.
+    private func clearPriority(at position: Int) {
+        guard queue.priority(at: position) != 0 else { return }
+        var draft = queue.draft(current: queue.order.current)
+        try? draft.setPriority(0, position..<position + 1)
+        guard let moved = queue.apply(draft) else { return }
+        queue.remapOrder(moved)
+        outbox.changed(.playlist)
     }
 
     /// A book plays at the speed it was listened at, and music outside the books at the
@@ -213,8 +228,14 @@ final class PlayingQueue {
     }
 
     func seek(to seconds: Double) {
+        guard let info = cursor.currentInfo else {
+            // Not open yet (a seek right after play): it applies once the track opens, as
+            // MPD's waits for its decoder.
+            seekWhenOpened = cursor.current.map { (token: $0, seconds: seconds) }
+            return
+        }
         // A live stream (no length) has nowhere to seek to.
-        guard let info = cursor.currentInfo, info.totalFrames > 0 else { return }
+        guard info.totalFrames > 0 else { return }
         control.seek(toFrame: info.frame(atSeconds: min(seconds, info.durationSeconds)))
     }
 
@@ -260,6 +281,10 @@ final class PlayingQueue {
         cursor.opened(token, info: info, metadata: metadata)
         if token == cursor.current { outbox.changed(.tags) }
         cursor.failuresInARow = 0
+        if let pending = seekWhenOpened, pending.token == token {
+            seekWhenOpened = nil
+            if token == cursor.current { seek(to: pending.seconds) }
+        }
     }
 
     func heardNews(_ news: StreamNews, of token: Int) {
@@ -289,6 +314,7 @@ final class PlayingQueue {
                 places.finished(entry.path, nextPath: heardPath)
                 outbox.post(.completed(position: entry.position, queueEnded: false))
             }
+            if let position = queue.order.current { clearPriority(at: position) }
             scheduleNext()
             for entry in finished { if let position = queue.ids.firstIndex(of: entry.id) { consume(position) } }
         }

@@ -86,7 +86,17 @@ final class MPDPeer {
             guard Date() < deadline, process.isRunning else { return false }
             usleep(50_000)
         }
-        let connection = try RawMPDConnection(socket: socket)
+        // The socket's file is there once MPD has bound it, a moment before it listens.
+        var connected: RawMPDConnection?
+        while connected == nil {
+            do {
+                connected = try RawMPDConnection(socket: socket)
+            } catch {
+                guard Date() < deadline, process.isRunning else { throw error }
+                usleep(50_000)
+            }
+        }
+        guard let connection = connected else { return false }
         _ = connection.reply(to: "update")
         while Date() < deadline {
             let status = connection.reply(to: "status")
