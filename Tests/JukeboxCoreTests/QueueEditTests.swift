@@ -112,6 +112,22 @@ import Testing
         #expect(files(player).count == 3)
     }
 
+    /// MPD 0.24's one-shot consume: the track that ends by itself leaves the queue, and
+    /// consume is off after it.
+    @Test func aOneShotConsumeTakesOneTrack() {
+        let (s, player, engine) = setUp()
+        #expect(say(s, "consume oneshot") == "OK\n" && say(s, "status").contains("consume: oneshot\n"))
+        _ = say(s, "play 0")
+        hear(player, engine)
+        player.engineEvent(.finished)
+        hear(player, engine)
+        #expect(files(player) == ["A/2.flac", "B/1.flac", "B/2.flac", "B/3.flac"])
+        #expect(say(s, "status").contains("consume: 0\n") && player.status.options.consume == .off)
+        _ = say(s, "next")
+        #expect(files(player).count == 4)
+        #expect(say(s, "consume on") == "ACK [2@0] {consume} Unrecognized consume mode, expected 0, 1, or oneshot\n")
+    }
+
     @Test func aRescanLeavesAClientsQueueAndAnEmptyOneGoesBackToTheLibrary() {
         let (s, player, engine) = setUp()
         _ = say(s, "clear")

@@ -156,10 +156,28 @@ public enum MPDProtocol {
         }
     }
 
+    /// `consume` as MPD 0.24 writes it: 0, 1 or oneshot.
+    public static func text(_ consume: PlayOptions.Consume) -> String {
+        switch consume {
+        case .off: "0"
+        case .on: "1"
+        case .oneshot: "oneshot"
+        }
+    }
+
+    public static func consume(_ text: String) -> PlayOptions.Consume? {
+        switch text {
+        case "0": .off
+        case "1": .on
+        case "oneshot": .oneshot
+        default: nil
+        }
+    }
+
     /// The options a `status` reply states.
     public static func options(_ status: [String: String]) -> PlayOptions {
         PlayOptions(repeat: status["repeat"] == "1", random: status["random"] == "1",
-                    single: status["single"].flatMap(single) ?? .off, consume: status["consume"] == "1")
+                    single: status["single"].flatMap(single) ?? .off, consume: status["consume"].flatMap(consume) ?? .off)
     }
 }
 

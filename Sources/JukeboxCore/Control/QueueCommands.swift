@@ -81,7 +81,11 @@ extension ControlSession {
             return ""
         },
         .init("consume", .change, 1...1) { s, request in
-            s.player.perform(.setOption(.consume(try ControlSession.boolean(request.arguments[0], request.name))))
+            let arg = request.arguments[0]
+            guard let consume = MPDProtocol.consume(arg) else {
+                throw MPDProtocol.Ack(code: .argument, message: "Unrecognized consume mode, expected 0, 1, or oneshot")
+            }
+            s.player.perform(.setOption(.consume(consume)))
             return ""
         },
     ]

@@ -9,7 +9,7 @@ extension ControlSession {
     /// `format` stands in for the stream's while the track is not open yet.
     static func status(_ s: PlayerStatus, bitrate: Int?, updating: Int? = nil, format: String? = nil) -> String {
         let o = s.options
-        var out = "volume: \(s.volume)\nrepeat: \(o.repeat ? 1 : 0)\nrandom: \(o.random ? 1 : 0)\nsingle: \(MPDProtocol.text(o.single))\nconsume: \(o.consume ? 1 : 0)\n"
+        var out = "volume: \(s.volume)\nrepeat: \(o.repeat ? 1 : 0)\nrandom: \(o.random ? 1 : 0)\nsingle: \(MPDProtocol.text(o.single))\nconsume: \(MPDProtocol.text(o.consume))\n"
         out += "partition: default\nplaylist: \(s.queueVersion)\nplaylistlength: \(s.queueLength)\nmixrampdb: 0\n"
         let state = switch s.state {
         case .playing, .loading: "play"
