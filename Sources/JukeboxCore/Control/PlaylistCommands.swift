@@ -22,6 +22,7 @@ extension ControlSession {
                 let playable = tracks.filter { known.positions[$0] != nil }
                 try s.editQueue { draft in
                     try draft.insert(playable, at: args.count == 3 ? try ControlSession.insertion(args[2], in: draft) : nil)
+                    draft.loadedPlaylist = args[0]
                 }
                 return ""
             }
