@@ -57,8 +57,11 @@ import Testing
         #expect(middle.components(separatedBy: "file: ").count == 3 && middle.contains("Pos: 1\n") && middle.contains("Pos: 2\n") && !middle.contains("Pos: 3\n"))
         #expect(reply(s, "playlistinfo 3:").components(separatedBy: "file: ").count == 3)
         #expect(reply(s, "playlistinfo 9") == "ACK [2@0] {playlistinfo} Bad song index\n")
-        #expect(reply(s, "playlistinfo 3:1") == "ACK [2@0] {playlistinfo} Bad song index\n")
-        #expect(reply(s, "playlistinfo -1") == "ACK [2@0] {playlistinfo} Bad song index\n")
+        // In MPD's words: a range written wrong, and -1 for everything (as older MPDs had it).
+        #expect(reply(s, "playlistinfo 3:1") == "ACK [2@0] {playlistinfo} Malformed range: 3:1\n")
+        #expect(reply(s, "playlistinfo x") == "ACK [2@0] {playlistinfo} Integer or range expected: x\n")
+        #expect(reply(s, "playlistinfo -2") == "ACK [2@0] {playlistinfo} Number is negative: -2\n")
+        #expect(reply(s, "playlistinfo -1").components(separatedBy: "file: ").count == 6)
         #expect(reply(s, "playlistinfo 2:99").components(separatedBy: "file: ").count == 4)
     }
 

@@ -122,7 +122,7 @@ import Testing
         #expect(box.say("playlistdelete new 1:3") == "OK\n")
         #expect(box.say("listplaylist new") == "file: Bach/x.mp3\nOK\n")
         #expect(box.say("playlistdelete new 5") == "ACK [2@0] {playlistdelete} Bad song index\n")
-        #expect(box.say("playlistmove new 0 3") == "ACK [2@0] {playlistmove} Bad song index\n")
+        #expect(box.say("playlistmove new 0 3") == "ACK [2@0] {playlistmove} Bad range\n")
         #expect(box.say("rename new old") == "OK\n")
         #expect(box.say("save other") == "OK\n")
         #expect(box.say("rename old other") == "ACK [56@0] {rename} Playlist already exists\n")
@@ -147,7 +147,8 @@ import Testing
         #expect(whole.components(separatedBy: "\n").count == 6002)
         #expect(box.say("listplaylist long 5000:5002") == "file: Far/5000.flac\nfile: Far/5001.flac\nOK\n")
         #expect(box.say("listplaylist long 5999") == "file: Far/5999.flac\nOK\n")
-        #expect(box.say("listplaylist long 6000:6001") == "ACK [2@0] {listplaylist} Bad song index\n")
+        // Past the end, as MPD 0.24: what there is, which is nothing.
+        #expect(box.say("listplaylist long 6000:6001") == "OK\n")
     }
 
     @Test func aPlaylistInTheMusicIsReadByItsFileName() throws {

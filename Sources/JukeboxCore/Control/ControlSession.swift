@@ -421,19 +421,41 @@ public final class ControlSession {
         }
     }
 
-    /// A position (`N`) or a range (`START:END`, `START:` to the end) of a queue of
-    /// `count` entries, as MPD takes them.
+    /// A position (`N`) or a range (`START:END`, `START:` to the end; `-1`: all, as older
+    /// MPDs had it) of a queue of `count` entries, as MPD takes them.
     static func range(_ text: String, within count: Int) throws -> Range<Int> {
         let bad = MPDProtocol.Ack(code: .argument, message: "Bad song index")
-        guard let colon = text.firstIndex(of: ":") else {
-            guard let n = Int(text), n >= 0, n < count else { throw bad }
-            return n..<n + 1
+        let (start, end) = try parsedRange(text)
+        guard text.contains(":" as Character) else {
+            guard start < count || end == nil else { throw bad }
+            return end == nil ? 0..<count : start..<start + 1
         }
-        guard let start = Int(text[..<colon]), start >= 0 else { throw bad }
+        let last = end ?? count
+        guard start < count || start == last else { throw bad }
+        return min(start, count)..<min(last, count)
+    }
+
+    /// A position or range as MPD reads one, before it is held against a list: `N` is
+    /// `N..<N+1`, `START:` has no end (nil), and `-1` is everything (0, nil). Written
+    /// wrong, it is refused in MPD's words.
+    static func parsedRange(_ text: String) throws -> (start: Int, end: Int?) {
+        func refused(_ reason: String) -> MPDProtocol.Ack { MPDProtocol.Ack(code: .argument, message: "\(reason): \(text.prefix(64))") }
+        func number(_ digits: Substring) throws -> Int {
+            guard let value = Int(digits) else { throw refused("Integer or range expected") }
+            guard value >= 0 else { throw refused("Number is negative") }
+            guard value <= Int(Int32.max) else { throw refused("Number too large") }
+            return value
+        }
+        guard let colon = text.firstIndex(of: ":") else {
+            if text == "-1" { return (0, nil) }
+            let at = try number(text[...])
+            return (at, at + 1)
+        }
+        let start = try number(text[..<colon])
         let rest = text[text.index(after: colon)...]
-        let end = rest.isEmpty ? count : Int(rest) ?? -1
-        guard end >= start else { throw bad }
-        guard start < count || start == end else { throw bad }
-        return min(start, count)..<min(end, count)
+        guard !rest.isEmpty else { return (start, nil) }
+        let end = try number(rest)
+        guard end >= start else { throw refused("Malformed range") }
+        return (start, end)
     }
 }

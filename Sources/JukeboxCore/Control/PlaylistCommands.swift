@@ -17,7 +17,9 @@ extension ControlSession {
             let file = try s.storedFile(args[0])
             let playlists = s.playlists
             return s.afterReading({ try ControlSession.acked { () throws(StoredPlaylists.Failure) in try playlists.entries(of: file()) } }) { [unowned s] all in
-                let tracks = args.count >= 2 ? all[try ControlSession.range(args[1], within: all.count)] : all[...]
+                // A range past the end loads what there is, as MPD's.
+                let range = try args.count >= 2 ? ControlSession.parsedRange(args[1]) : (start: 0, end: nil)
+                let tracks = all[min(range.start, all.count)..<min(range.end ?? all.count, all.count)]
                 let known = s.catalog.snapshot
                 let playable = tracks.filter { known.positions[$0] != nil }
                 try s.editQueue { draft in
@@ -54,11 +56,11 @@ extension ControlSession {
             // A URL is kept as it is, as `add` queues it.
             let found = try s.tracks(named: args[1])
             guard !found.isEmpty else { throw MPDProtocol.Ack(code: .noExist, message: "No such directory") }
-            let position = try args.count == 3 ? ControlSession.integer(args[2], request.name) : nil
+            let position = try args.count == 3 ? ControlSession.unsigned(args[2], atMost: .max) : nil
             return s.changePlaylist {
                 try playlists.edit(args[0], creating: true) { tracks throws(StoredPlaylists.Failure) in
                     let at = position ?? tracks.count
-                    guard at >= 0, at <= tracks.count else { throw .badPosition }
+                    guard at <= tracks.count else { throw .badInsertion }
                     tracks.insert(contentsOf: found, at: at)
                 }
             }
@@ -73,42 +75,41 @@ extension ControlSession {
                 }
             }
         },
+        // `playlistmove NAME FROM|START:END TO`: a range too since MPD 0.24. A move of
+        // nothing, or to where it is, is taken without looking, as MPD takes it.
         .init("playlistmove", .change, 3...3) { s, request in
             let (args, playlists) = (request.arguments, s.playlists)
-            let (spec, to) = (args[1], try ControlSession.integer(args[2], request.name))
+            let from = try ControlSession.parsedRange(args[1])
+            guard let end = from.end else { throw MPDProtocol.Ack(code: .argument, message: "Open-ended range not supported") }
+            let to = try ControlSession.integer(args[2], request.name)
+            guard to >= 0 else { throw MPDProtocol.Ack(code: .argument, message: "Integer expected: \(args[2].prefix(64))") }
+            guard end > from.start, from.start != to else { return "" }
             return s.changePlaylist {
                 try playlists.edit(args[0]) { tracks throws(StoredPlaylists.Failure) in
-                    guard let range = try? ControlSession.range(spec, within: tracks.count), !range.isEmpty,
-                          to >= 0, to + range.count <= tracks.count else { throw .badPosition }
-                    let moving = Array(tracks[range])
-                    tracks.removeSubrange(range)
+                    guard end <= tracks.count, to <= tracks.count - (end - from.start) else { throw .badRange }
+                    let moving = Array(tracks[from.start..<end])
+                    tracks.removeSubrange(from.start..<end)
                     tracks.insert(contentsOf: moving, at: to)
                 }
             }
         },
     ]
 
-    /// `listplaylist` (files) and `listplaylistinfo` (`songs`), of a range of it too.
-    /// Found (and, for a range, counted) on the file thread: a playlist of 89,000 lines
-    /// must not hold up the others. Listed as the client reads: never whole in memory.
+    /// `listplaylist` (files) and `listplaylistinfo` (`songs`), of a range of it too (MPD
+    /// 0.24: a range past the end lists what there is). Found on the file thread: a
+    /// playlist of 89,000 lines must not hold up the others. Listed as the client reads:
+    /// never whole in memory.
     private func listPlaylist(_ request: MPDProtocol.Request, songs: Bool) throws -> Reply {
         let args = request.arguments
         let file = try storedFile(args[0])
-        let ranged = args.count == 2
+        let range = try args.count == 2 ? Self.parsedRange(args[1]) : (start: 0, end: nil)
         let playlists = self.playlists
-        return afterReading({
-            try Self.acked { () throws(StoredPlaylists.Failure) in
-                let path = try file()
-                return StoredPlaylistFile(path: path, count: ranged ? try playlists.count(of: path) : nil)
-            }
-        }, then: { [unowned self] found in
-            let range = try found.count.map { try Self.range(args[1], within: $0) } ?? 0..<Int.max
-            var tracks = try Self.acked { () throws(StoredPlaylists.Failure) in try playlists.tracks(of: found.path) }
+        return afterReading({ try Self.acked { () throws(StoredPlaylists.Failure) in try file() } }, then: { [unowned self] path in
+            var tracks = try Self.acked { () throws(StoredPlaylists.Failure) in try playlists.tracks(of: path) }
             let known = catalog.snapshot
-            var (skip, left) = (range.lowerBound, range.count)
+            var (skip, left) = (range.start, range.end.map { $0 - range.start } ?? .max)
             return .stream(ReplyStream.items(until: { [unowned self] out in
-                // The file's end, a file cut short since it was counted, or a line too
-                // long to be a path ends the listing there.
+                // The file's end, or a line too long to be a path, ends the listing there.
                 guard left > 0, let path = try? tracks.next() else { return false }
                 guard skip == 0 else {
                     skip -= 1
@@ -168,17 +169,11 @@ extension ControlSession {
 
     static func ack(_ failure: StoredPlaylists.Failure) -> MPDProtocol.Ack {
         let code: MPDProtocol.AckCode = switch failure {
-        case .badName, .badPosition: .argument
+        case .badName, .badPosition, .badInsertion, .badRange: .argument
         case .notFound, .noFolder: .noExist
         case .exists: .exist
         case .cannot, .unreadable: .system
         }
         return MPDProtocol.Ack(code: code, message: failure.description)
     }
-}
-
-/// A stored playlist's file and, when asked, how many tracks it names.
-struct StoredPlaylistFile: Sendable {
-    let path: String
-    let count: Int?
 }

@@ -147,8 +147,6 @@ extension ControlSession {
         }
     }
 
-    /// Where `addid`/`add` put new entries: a position, or `+N`/`-N` counted from the
-    /// current entry (`+0` right after it), as MPD 0.23 takes them.
     /// A URL a client queues: one line of visible characters, of a sane length.
     static func url(_ text: String) throws -> String {
         guard NetworkPlayback.isQueueable(text) else { throw MPDProtocol.Ack(code: .argument, message: "Malformed URL") }
@@ -164,13 +162,21 @@ extension ControlSession {
         }
     }
 
+    /// Where `add`, `addid`, `load` and the like put new entries: a position up to the
+    /// queue's end, or `+N`/`-N` counted from the current entry (`+0` right after it), as
+    /// MPD takes them.
     static func insertion(_ text: String, in draft: QueueDraft) throws -> Int {
-        let bad = MPDProtocol.Ack(code: .argument, message: "Bad song index")
-        guard let n = Int(text) else { throw bad }
-        guard text.hasPrefix("+") || text.hasPrefix("-") else { return n }
-        guard let current = draft.current else { throw MPDProtocol.Ack(code: .argument, message: "No current song") }
-        let at = text.hasPrefix("+") ? current + 1 + n : current + n
-        guard at >= 0, at <= draft.count else { throw bad }
-        return at
+        guard let sign = text.first, sign == "+" || sign == "-" else { return try unsigned(text, atMost: draft.count) }
+        guard let current = draft.current else { throw MPDProtocol.Ack(code: .playerSync, message: "No current song") }
+        let offset = String(text.dropFirst())
+        return sign == "+" ? current + 1 + (try unsigned(offset, atMost: draft.count - current - 1)) : current - (try unsigned(offset, atMost: current))
+    }
+
+    /// A whole number from 0 to `maximum`, refused in MPD's words (a negative one is "too
+    /// large", as MPD reads it unsigned).
+    static func unsigned(_ text: String, atMost maximum: Int) throws -> Int {
+        guard let value = Int(text) else { throw MPDProtocol.Ack(code: .argument, message: "Integer expected: \(text.prefix(64))") }
+        guard value >= 0, value <= maximum else { throw MPDProtocol.Ack(code: .argument, message: "Number too large: \(text.prefix(64))") }
+        return value
     }
 }
