@@ -62,8 +62,10 @@ public final class ControlSession {
     /// Wrong passwords this client sent: the server answers each later than the last,
     /// and closes the connection after a few.
     private(set) var wrongPasswords = 0
+    /// The protocol features this client turned on (`protocol`); none at first.
+    var features: Set<ProtocolFeature> = []
     /// The tags this client asked for (`tagtypes`); all of them at first.
-    private var tags = Set(MPDTag.offered) {
+    var tags = Set(MPDTag.offered) {
         didSet {
             listedTags = MPDTag.offered.filter(tags.contains)
             listedTagCodes = listedTags.reduce(0) { $0 | 1 << $1.code }
@@ -327,7 +329,8 @@ public final class ControlSession {
 
     /// Every command the server answers, each declared once, in its area's file: adding
     /// one to an area touches that file alone.
-    static let commandTable = CommandTable(sessionCommands + playerCommands + outputCommands + queueCommands + databaseCommands
+    static let commandTable = CommandTable(sessionCommands + clientSettingsCommands + playerCommands + outputCommands + queueCommands
+        + queueSearchCommands + databaseCommands
         + searchCommands + pictureCommands + playlistCommands + storageCommands + messageCommands + stickerCommands
         + partitionCommands + songEditCommands)
 
@@ -352,7 +355,7 @@ public final class ControlSession {
     }
 
     /// The commands about the session itself: the connection, the password, what this
-    /// client may run, the tags it wants, and what the server is.
+    /// client may run, and what the server is.
     static let sessionCommands: [MPDCommand] = [
         .init("idle", .read, 0..., connection: .idle),
         .init("noidle", .read, 0...0, connection: .noidle),
@@ -374,27 +377,11 @@ public final class ControlSession {
             .text(ControlSession.commandTable.commands(mayChange: s.mayChange, stickers: s.stickers != nil))
         },
         .init("notcommands", .read, 0...0) { s, _ in .text(ControlSession.commandTable.notCommands(mayChange: s.mayChange)) },
-        .init("tagtypes", .read, 0...) { s, request in
-            let args = request.arguments
-            guard let sub = args.first else { return .text(s.listedTags.map { "tagtype: \($0.rawValue)\n" }.joined()) }
-            switch sub {
-            case "all": s.tags = Set(MPDTag.offered)
-            case "clear": s.tags = []
-            case "enable", "disable":
-                guard args.count > 1 else { throw MPDProtocol.Ack(code: .argument, message: "Not enough arguments") }
-                for word in args.dropFirst() where MPDTag(named: word) == nil {
-                    throw MPDProtocol.Ack(code: .argument, message: "Unknown tag type: \(word.prefix(64))")
-                }
-                let named = args.dropFirst().compactMap(MPDTag.init(named:))
-                if sub == "enable" { s.tags.formUnion(named) } else { s.tags.subtract(named) }
-            default:
-                throw MPDProtocol.Ack(code: .argument, message: "Unknown sub command")
-            }
-            return ""
-        },
         .init("config", .change, 0...0) { s, _ in
             guard s.local else { throw MPDProtocol.Ack(code: .permission, message: "Command only permitted to local clients") }
-            return "music_directory: \(MPDProtocol.value(String(s.library.root.dropLast())))\n"
+            // As MPD 0.24: the playlists folder when there is one, and that `=~` is taken.
+            let playlists = s.playlists.folder.isEmpty ? "" : "playlist_directory: \(MPDProtocol.value(s.playlists.folder))\n"
+            return .text("music_directory: \(MPDProtocol.value(String(s.library.root.dropLast())))\n" + playlists + "pcre: 1\n")
         },
         // MPD's `kill` ends the daemon. Here that would silence the buttons and the screen
         // too, until someone logs in (systemd restarts the box only after a failure): no

@@ -7,7 +7,7 @@ import Glibc
 /// arguments containing spaces; replies are `key: value` lines ending in `OK`, or one
 /// `ACK [code@index] {command} message` line.
 public enum MPDProtocol {
-    public static let greeting = "OK MPD 0.23.5\n"
+    public static let greeting = "OK MPD 0.24.0\n"
 
     /// MPD's ACK codes that apply here.
     public enum AckCode: Int, Sendable {

@@ -12,6 +12,23 @@ extension ControlSession {
         .init("listplaylists", .read, 0...0) { s, _ in .text(s.playlists.list().map(ControlSession.listed).joined()) },
         .init("listplaylist", .read, 1...2) { s, request in try s.listPlaylist(request, songs: false) },
         .init("listplaylistinfo", .read, 1...2) { s, request in try s.listPlaylist(request, songs: true) },
+        // MPD 0.24: how many songs a playlist names, and their seconds (those of the library).
+        .init("playlistlength", .read, 1...1) { s, request in
+            let file = try s.storedFile(request.arguments[0])
+            let (playlists, known) = (s.playlists, s.catalog.snapshot)
+            return s.afterReading({
+                try ControlSession.acked { () throws(StoredPlaylists.Failure) in
+                    var tracks = try playlists.tracks(of: file())
+                    var (songs, seconds) = (0, 0.0)
+                    while let path = try tracks.next() {
+                        songs += 1
+                        seconds += known.tags(of: path)?.seconds ?? 0
+                    }
+                    return "songs: \(songs)\nplaytime: \(Int(seconds.rounded()))\n"
+                }
+            }, then: { .text($0) })
+        },
+        .init("searchplaylist", .read, 2...4) { s, request in try s.searchPlaylist(request.arguments) },
         .init("load", .change, 1...3) { s, request in
             let args = request.arguments
             let file = try s.storedFile(args[0])
@@ -34,9 +51,10 @@ extension ControlSession {
             let (args, playlists, queue) = (request.arguments, s.playlists, s.player.listing.paths)
             switch args.count == 2 ? args[1] : "create" {
             case "create": return s.changePlaylist { try playlists.write(args[0], queue, mustBeNew: true) }
-            case "replace": return s.changePlaylist { try playlists.write(args[0], queue) }
-            case "append": return s.changePlaylist { try playlists.edit(args[0], creating: true) { $0 += queue } }
-            default: throw MPDProtocol.Ack(code: .argument, message: "Unrecognized save mode: \(args[1].prefix(64))")
+            // Only to a playlist that is there, as MPD 0.24.
+            case "replace": return s.changePlaylist { try playlists.edit(args[0]) { $0 = queue } }
+            case "append": return s.changePlaylist { try playlists.edit(args[0]) { $0 += queue } }
+            default: throw MPDProtocol.Ack(code: .argument, message: "Unrecognized save mode, expected one of 'create', 'append', 'replace'")
             }
         },
         .init("rm", .change, 1...1) { s, request in
@@ -121,6 +139,43 @@ extension ControlSession {
                 } else {
                     out.append(contentsOf: "file: \(MPDProtocol.value(library.uri(path)))\n".utf8)
                 }
+                return true
+            }))
+        })
+    }
+
+    /// `searchplaylist NAME FILTER [window START:END]` (MPD 0.24): the playlist's songs that
+    /// match, case folded as `search` folds it, each with its place in the playlist. As
+    /// MPD reads it, a window follows a filter of one word only.
+    private func searchPlaylist(_ args: [String]) throws -> Reply {
+        let file = try storedFile(args[0])
+        var rest = args.dropFirst()
+        var window = 0..<Int.max
+        if rest.count == 3, rest[rest.startIndex + 1] == "window", let last = rest.last {
+            window = try Self.range(last, within: .max)
+            rest = rest.dropLast(2)
+        }
+        let (filter, used) = try Self.filter(rest, foldCase: true)
+        guard used == rest.count else { throw MPDProtocol.Ack(code: .argument, message: "Unknown argument: \(rest[rest.startIndex + used].prefix(32))") }
+        let test = filter.test(foldCase: true)
+        let playlists = self.playlists
+        return afterReading({ try Self.acked { () throws(StoredPlaylists.Failure) in try file() } }, then: { [unowned self] path in
+            var tracks = try Self.acked { () throws(StoredPlaylists.Failure) in try playlists.tracks(of: path) }
+            let known = catalog.snapshot
+            var (position, skip, left) = (-1, window.lowerBound, window.count)
+            return .stream(ReplyStream.items(until: { [unowned self] out in
+                guard left > 0, let path = try? tracks.next() else { return false }
+                position += 1
+                let tags = known.tags(of: path)
+                guard test(tags ?? SongTags(), { library.uri(path) }) else { return true }
+                guard skip == 0 else {
+                    skip -= 1
+                    return true
+                }
+                left -= 1
+                appendSong(to: &out, path: path, spot: nil, tags: tags)
+                // A file the library does not hold is named alone, as MPD names it.
+                if tags != nil { out.append(contentsOf: "Pos: \(position)\n".utf8) }
                 return true
             }))
         })

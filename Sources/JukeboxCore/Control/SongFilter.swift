@@ -19,6 +19,8 @@ public indirect enum SongFilter {
     }
 
     case compare(Subject, Comparison, String)
+    /// `(prio >= N)` (MPD 0.24): a queue entry's priority; a song of the library has none (0).
+    case priority(atLeast: Int)
     case not(SongFilter)
     case all([SongFilter])
 
@@ -35,6 +37,7 @@ public indirect enum SongFilter {
         case .not(let inner): .not(inner.foldingCase())
         case .all(let parts): .all(parts.map { $0.foldingCase() })
         case .compare(let subject, let comparison, let value): .compare(subject, comparison, subject == .base ? value : value.lowercased())
+        case .priority: self
         }
     }
 
@@ -47,6 +50,8 @@ public indirect enum SongFilter {
     /// `foldCase` (for `search`) takes a filter from `foldingCase()`.
     public func test(foldCase: Bool) -> Test {
         switch self {
+        case .priority(let minimum):
+            return { _, _ in minimum == 0 }
         case .not(let inner):
             let test = inner.test(foldCase: foldCase)
             return { !test($0, $1) }
@@ -84,6 +89,23 @@ public indirect enum SongFilter {
                     }
                 }
             }
+        }
+    }
+
+    /// The test of a queue entry, whose priority `(prio >= N)` compares; the rest as `test`.
+    public func queueTest(foldCase: Bool) -> (_ tags: SongTags, _ uri: () -> String, _ priority: Int) -> Bool {
+        switch self {
+        case .priority(let minimum):
+            return { _, _, priority in priority >= minimum }
+        case .not(let inner):
+            let test = inner.queueTest(foldCase: foldCase)
+            return { !test($0, $1, $2) }
+        case .all(let parts):
+            let tests = parts.map { $0.queueTest(foldCase: foldCase) }
+            return { tags, uri, priority in tests.allSatisfy { $0(tags, uri, priority) } }
+        case .compare:
+            let test = test(foldCase: foldCase)
+            return { tags, uri, _ in test(tags, uri) }
         }
     }
 
@@ -179,6 +201,7 @@ public indirect enum SongFilter {
                 return parts.count == 1 ? parts[0] : .all(parts)
             }
             let name = word()
+            if name.lowercased() == "prio" { return try priority() }
             let subject = try SongFilter.subject(name)
             skipSpaces()
             if subject == .base {
@@ -199,6 +222,21 @@ public indirect enum SongFilter {
                 return .compare(subject, op == "=~" ? .matches(regex) : .notMatches(regex), value)
             default: throw Problem(message: "Unknown filter operator: \(op.prefix(32))")
             }
+        }
+
+        /// The rest of `(prio >= N)`, after its name: MPD 0.24 takes no other operator.
+        mutating func priority() throws(Problem) -> SongFilter {
+            skipSpaces()
+            guard at + 1 < text.count, text[at] == ">", text[at + 1] == "=" else { throw Problem(message: "'>=' expected") }
+            at += 2
+            skipSpaces()
+            let digits = text[at...].prefix { $0.isASCII && $0.isNumber }
+            guard !digits.isEmpty else { throw Problem(message: "Number expected") }
+            at += digits.count
+            guard let value = Int(String(digits)), value <= QueueDraft.maximumPriority else { throw Problem(message: "Invalid priority value") }
+            guard at < text.count, text[at] == ")" else { throw Problem(message: "')' expected") }
+            at += 1
+            return .priority(atLeast: value)
         }
 
         /// A run of characters up to a space, a quote or a parenthesis.
