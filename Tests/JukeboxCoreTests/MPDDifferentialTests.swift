@@ -268,20 +268,31 @@ import Testing
         let all = Self.scenarios + Self.scenariosSince024
         let allowed = try Self.oracles.map { try Self.allowed($0.differences) }
         #expect(allowed[0].count <= Self.allowedDifferences, "at most \(Self.allowedDifferences) differences from MPD \(Self.oracles[0].release.rawValue)")
-        func replies(_ socket: String, _ lines: [String]) throws -> [String] {
+        let boxSocket = box.socket
+        @Sendable func replies(_ socket: String, _ lines: [String]) throws -> [String] {
             let connection = try RawMPDConnection(socket: socket)
             for line in ["stop", "clear", "clearerror", "repeat 0", "random 0", "single 0", "consume 0", "setvol 100"] {
                 _ = connection.reply(to: line)
             }
             return lines.flatMap { line in
-                let reply = Self.normalised(connection.reply(to: line), box: socket == box.socket)
+                let reply = Self.normalised(connection.reply(to: line), box: socket == boxSocket)
                 return ["> " + line] + (line.hasPrefix("listfiles") ? Self.sortedEntries(reply) : reply)
             }
         }
-        for (name, lines) in all {
-            let ours = try replies(box.socket, lines)
-            for ((release, file), (mpd, allowed)) in zip(Self.oracles, zip(mpds, allowed)) where Self.releases(of: name).contains(release) {
-                let theirs = try replies(mpd.socket, lines)
+        // Each server goes through the scenarios on a thread of its own: three servers one
+        // after another took half as long again.
+        let servers = [(box.socket, MPDPeer.Release?.none)] + mpds.map { ($0.socket, Optional($0.release)) }
+        let heard = Heard(count: servers.count)
+        DispatchQueue.concurrentPerform(iterations: servers.count) { at in
+            let (socket, release) = servers[at]
+            for (name, lines) in all where release.map(Self.releases(of: name).contains) ?? true {
+                heard.keep(at, name, Result { try replies(socket, lines) })
+            }
+        }
+        for (name, _) in all {
+            let ours = try heard[0, name]
+            for (at, ((release, file), allowed)) in zip(Self.oracles, allowed).enumerated() where Self.releases(of: name).contains(release) {
+                let theirs = try heard[at + 1, name]
                 let ours = release == .bookworm ? ours.filter { !Self.keysSince024.contains($0.prefix { $0 != ":" }) } : ours
                 let differs = theirs != ours
                 if differs, allowed[name] == nil {
@@ -303,6 +314,22 @@ import Testing
     }
 }
 
+/// Each server's replies, scenario by scenario, as the threads asking them bring them.
+private final class Heard: @unchecked Sendable {
+    private let lock = NSLock()
+    private var replies: [[String: Result<[String], any Error>]]
+
+    init(count: Int) { replies = Array(repeating: [:], count: count) }
+
+    func keep(_ server: Int, _ scenario: String, _ reply: Result<[String], any Error>) {
+        lock.withLock { replies[server][scenario] = reply }
+    }
+
+    subscript(server: Int, scenario: String) -> [String] {
+        get throws { try lock.withLock { replies[server][scenario] }?.get() ?? [] }
+    }
+}
+
 /// The library both servers serve: albums with track and disc numbers, a second artist in
 /// one song, an album artist over several artists, Unicode names and tags, a file with no
 /// tags, MP3 and Ogg beside FLAC, a cover, a playlist inside the music folder and a stored
@@ -310,7 +337,8 @@ import Testing
 struct DifferentialLibrary {
     let folder: String
     var music: String { folder + "/music" }
-    var mpdPlaylists: String { folder + "/mpd-playlists" }
+    /// Each MPD's stored playlists, a folder for each release.
+    func mpdPlaylists(_ release: MPDPeer.Release) -> String { folder + "/mpd-playlists-" + release.rawValue }
     var boxPlaylists: String { folder + "/box-playlists" }
     let songs = 9
 
@@ -322,9 +350,10 @@ struct DifferentialLibrary {
         try? FileManager.default.removeItem(atPath: folder)
         let fm = FileManager.default
         for sub in ["music/Artist One/First Album", "music/Various/Two Discs", "music/Ünïcødé", "music/Untagged",
-                    "music/Mp3", "music/Ogg", "mpd-playlists", "box-playlists"] {
+                    "music/Mp3", "music/Ogg", "box-playlists"] {
             try fm.createDirectory(atPath: "\(folder)/\(sub)", withIntermediateDirectories: true)
         }
+        for release in MPDPeer.Release.allCases { try fm.createDirectory(atPath: mpdPlaylists(release), withIntermediateDirectories: true) }
         let wav = folder + "/tone.wav"
         try Tools.run("sox", ["-n", "-r", "44100", "-b", "16", "-c", "2", wav, "synth", "30", "sine", "440", "gain", "-12"])
         func flac(_ path: String, _ tags: [(String, String)]) throws {
@@ -353,8 +382,11 @@ struct DifferentialLibrary {
         try fm.copyItem(atPath: Fixtures.shared.path("cover.png"), toPath: "\(music)/Artist One/First Album/cover.png")
         try "01 Opening.flac\n02 Second.flac\n".write(toFile: "\(music)/Artist One/First Album/album.m3u", atomically: true, encoding: .utf8)
         let saved = "Various/Two Discs/2-01 Beta.flac\nArtist One/First Album/01 Opening.flac\n"
-        for playlists in [mpdPlaylists, boxPlaylists] {
+        // Each server's copy with the same time, which `lsinfo` and `listplaylists` show.
+        let time = Date()
+        for playlists in MPDPeer.Release.allCases.map(mpdPlaylists) + [boxPlaylists] {
             try saved.write(toFile: "\(playlists)/saved.m3u", atomically: true, encoding: .utf8)
+            try fm.setAttributes([.modificationDate: time], ofItemAtPath: "\(playlists)/saved.m3u")
         }
     }
 
@@ -366,10 +398,7 @@ struct DifferentialLibrary {
     func serve() throws -> (mpds: [MPDPeer], box: RunningDaemon) {
         let mpds = try MPDDifferentialTests.oracles.map { oracle in
             let release = oracle.release
-            let playlists = mpdPlaylists + "-" + release.rawValue
-            try? FileManager.default.removeItem(atPath: playlists)
-            try FileManager.default.copyItem(atPath: mpdPlaylists, toPath: playlists)
-            return try MPDPeer(name: name, musicDirectory: music, playlistsDirectory: playlists,
+            return try MPDPeer(name: name, musicDirectory: music, playlistsDirectory: mpdPlaylists(release),
                                stickerFile: folder + "/mpd-\(release.rawValue)-stickers.sql", release: release)
         }
         for mpd in mpds {
