@@ -132,6 +132,25 @@ import Testing
         _ = reply(s, "tagtypes all")
         #expect(reply(s, "currentsong").contains("Artist: A\n"))
     }
+
+    /// MPD 0.24's connection settings: the protocol features a client turns on, and the
+    /// tag types it starts again from.
+    @Test func protocolFeaturesAndTagTypesAsMPD024() {
+        let (s, _, _) = session(1)
+        #expect(reply(s, "protocol") == "OK\n")
+        #expect(reply(s, "protocol available") == "feature: hide_playlists_in_root\nOK\n")
+        #expect(reply(s, "protocol enable Hide_Playlists_In_Root") == "OK\n")
+        #expect(reply(s, "protocol") == "feature: hide_playlists_in_root\nOK\n")
+        #expect(reply(s, "protocol clear") == "OK\n" && reply(s, "protocol") == "OK\n")
+        #expect(reply(s, "protocol enable bogus") == "ACK [2@0] {protocol} Unknown protcol feature\n")
+        #expect(reply(s, "protocol all x") == "ACK [2@0] {protocol} Too many arguments\n")
+        #expect(reply(s, "tagtypes available").hasPrefix("tagtype: Artist\n"))
+        #expect(reply(s, "tagtypes reset title genre") == "OK\n")
+        #expect(reply(s, "tagtypes") == "tagtype: Title\ntagtype: Genre\nOK\n")
+        // As MPD: reset clears before it reads the names, so a wrong one leaves none.
+        #expect(reply(s, "tagtypes reset bogus") == "ACK [2@0] {tagtypes} Unknown tag type\n")
+        #expect(reply(s, "tagtypes") == "OK\n")
+    }
 }
 
 /// The rest of what clients ask on connecting: decoders, urlhandlers, notcommands,

@@ -140,6 +140,22 @@ import Testing
 
     /// A long playlist is read as it is listed, over many steps of the reply; a range far
     /// into it is passed over a step at a time, and a range past its end is refused.
+    /// MPD 0.24's look into a stored playlist without loading it: its length, and a search
+    /// that names each match's place in it.
+    @Test func aPlaylistIsCountedAndSearchedWhereItIs() throws {
+        let box = try Box("length-search")
+        #expect(box.say("save mix") == "OK\n")
+        #expect(box.say("playlistadd mix http://radio.example/live.mp3") == "OK\n")
+        #expect(box.say("playlistlength mix") == "songs: 4\nplaytime: 0\nOK\n")
+        #expect(box.say("playlistlength none") == "ACK [50@0] {playlistlength} No such playlist\n")
+        #expect(box.say("searchplaylist mix \"(file contains 'abba')\"")
+            == "file: Abba/Gold/01 a.flac\nPos: 0\nfile: Abba/Gold/02 b.flac\nPos: 1\nOK\n")
+        #expect(box.say("searchplaylist mix \"(file contains 'abba')\" window 1:") == "file: Abba/Gold/02 b.flac\nPos: 1\nOK\n")
+        #expect(box.say("searchplaylist mix file x.mp3") == "file: Bach/x.mp3\nPos: 2\nOK\n")
+        #expect(box.say("searchplaylist mix \"(bogus == 'x')\"") == "ACK [2@0] {searchplaylist} Unknown filter type: bogus\n")
+        #expect(box.say("searchplaylist none \"(file == 'x')\"") == "ACK [50@0] {searchplaylist} No such playlist\n")
+    }
+
     @Test func aLongPlaylistIsListedAsItIsRead() throws {
         let box = try Box("long")
         try FileManager.default.createDirectory(atPath: box.playlists, withIntermediateDirectories: true)
