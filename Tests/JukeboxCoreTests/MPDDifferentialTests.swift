@@ -105,6 +105,11 @@ import Testing
         ("song-edits", ["add Ogg/Song.ogg", "addtagid 999 artist X", "addtagid x artist X", "addtagid -1 artist X", "addtagid 999 bogus X",
                         "cleartagid 999", "cleartagid 999 bogus", "rangeid 999 1:2", "rangeid 999 x", "rangeid x 1:2", "rangeid -1 1:2",
                         "rangeid 999 :", "rangeid 999 1", "rangeid 999 2:1", "rangeid 999 \"\""]),
+        // Refusals in MPD's words.
+        ("errors-words", ["single x", "setvol 200", "setvol -1", "volume 200", "volume -101", "crossfade -1", "add \"\"", "seek 0 x",
+                          "seekcur x", "addid Various", "find", "search", "count", "findadd", "playlistfind", "playlistsearch",
+                          "find bogus x", "find \"(bogus == 'x')\"", "playlistdelete saved x", "playlistdelete saved 9",
+                          "playlistdelete saved -2", "play -1", "status", "stop", "playid -1", "status"]),
         // Queue and stored playlists: where new entries go, in MPD's words when refused.
         ("playlistadd-position", ["playlistadd made Mp3/Song.mp3", "playlistadd made Various 0", "playlistadd made Ogg/Song.ogg 9",
                                   "playlistadd made Ogg/Song.ogg x", "playlistadd made Ogg/Song.ogg -1", "playlistadd made nosuch 0",

@@ -43,7 +43,7 @@ import Testing
         #expect(files(player) == ["B/1.flac", "B/2.flac", "B/3.flac"])
         #expect(say(s, "addid A/2.flac 0") == "Id: 9\nOK\n")
         #expect(files(player).first == "A/2.flac")
-        #expect(say(s, "addid A") == "ACK [50@0] {addid} Not a file\n")
+        #expect(say(s, "addid A") == "ACK [50@0] {addid} No such song\n")
         for sneaky in ["/etc/passwd", "../etc/passwd", "A/../../etc/passwd", "./A/1.flac", "C", "A/1.fla"] {
             #expect(say(s, "add \"\(sneaky)\"") == "ACK [50@0] {add} No such directory\n", "\(sneaky)")
         }
@@ -179,8 +179,8 @@ import Testing
         #expect(lastPlay() == .play(token: engine.lastPlayToken!, path: Self.library[3], frame: 1000, paused: false))
         #expect(say(s, "seek 99 1") == "ACK [2@0] {seek} Bad song index\n")
         #expect(say(s, "seekid 999 1") == "ACK [50@0] {seekid} No such song\n")
-        #expect(say(s, "seek 0 nan") == "ACK [2@0] {seek} Number expected: nan\n")
-        #expect(say(s, "seek 0 -5") == "ACK [2@0] {seek} Number expected: -5\n")
+        #expect(say(s, "seek 0 nan") == "ACK [2@0] {seek} Float expected: nan\n")
+        #expect(say(s, "seek 0 -5") == "ACK [2@0] {seek} Negative value not allowed: -5\n")
         // Priorities: listed with their entries, and a change of the queue for clients.
         let before = player.listing.version
         #expect(say(s, "prio 10 0:2") == "OK\n")

@@ -85,11 +85,12 @@ extension ControlSession {
         },
         .init("playlistdelete", .change, 2...2) { s, request in
             let (args, playlists) = (request.arguments, s.playlists)
-            let spec = args[1]
+            let range = try ControlSession.parsedRange(args[1])
             return s.changePlaylist {
                 try playlists.edit(args[0]) { tracks throws(StoredPlaylists.Failure) in
-                    guard let range = try? ControlSession.range(spec, within: tracks.count), !range.isEmpty else { throw .badPosition }
-                    tracks.removeSubrange(range)
+                    // As MPD: a start past the end is refused, an end past it is the end.
+                    guard range.start <= tracks.count else { throw .badPosition }
+                    tracks.removeSubrange(range.start..<min(range.end ?? tracks.count, tracks.count))
                 }
             }
         },

@@ -104,7 +104,7 @@ extension ControlSession {
     private func add(_ args: [String], one: Bool) throws -> [Int] {
         let found = try tracks(named: args[0])
         guard !found.isEmpty else { throw MPDProtocol.Ack(code: .noExist, message: "No such directory") }
-        guard !one || found.count == 1 else { throw MPDProtocol.Ack(code: .noExist, message: "Not a file") }
+        guard !one || found.count == 1 else { throw MPDProtocol.Ack(code: .noExist, message: "No such song") }
         return try editQueue { draft in
             try draft.insert(found, at: args.count == 2 ? try Self.insertion(args[1], in: draft) : nil)
         }
@@ -115,9 +115,11 @@ extension ControlSession {
     private func seek(_ request: MPDProtocol.Request, byId: Bool) throws {
         let args = request.arguments
         let key = try Self.integer(args[0], request.name)
-        guard let seconds = Double(args[1]), seconds.isFinite, seconds >= 0 else {
-            throw MPDProtocol.Ack(code: .argument, message: "Number expected: \(args[1].prefix(64))")
+        // Not NaN or infinity, which MPD takes (and seeks nowhere sensible with).
+        guard let seconds = Double(args[1]), seconds.isFinite else {
+            throw MPDProtocol.Ack(code: .argument, message: "Float expected: \(args[1].prefix(64))")
         }
+        guard seconds >= 0 else { throw MPDProtocol.Ack(code: .argument, message: "Negative value not allowed: \(args[1].prefix(64))") }
         let listing = player.listing
         let found = byId ? listing.ids.firstIndex(of: key) : (listing.paths.indices.contains(key) ? key : nil)
         guard let position = found else {

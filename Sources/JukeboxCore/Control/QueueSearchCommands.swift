@@ -2,8 +2,8 @@
 /// with MPD 0.24's `sort` and `window` and its `(prio >= N)` filter.
 extension ControlSession {
     static let queueSearchCommands: [MPDCommand] = [
-        .init("playlistfind", .read, 0...) { s, request in try s.findInQueue(request.arguments, foldCase: false) },
-        .init("playlistsearch", .read, 0...) { s, request in try s.findInQueue(request.arguments, foldCase: true) },
+        .init("playlistfind", .read, 1...) { s, request in try s.findInQueue(request.arguments, foldCase: false) },
+        .init("playlistsearch", .read, 1...) { s, request in try s.findInQueue(request.arguments, foldCase: true) },
     ]
 
     /// What the queue's matches are sorted by: a tag, the file's time or the priority.

@@ -3,17 +3,17 @@
 /// (`QueueSearchCommands` searches the queue).
 extension ControlSession {
     static let searchCommands: [MPDCommand] = [
-        .init("find", .read, 0...) { s, request in try s.find(request, foldCase: false) },
-        .init("search", .read, 0...) { s, request in try s.find(request, foldCase: true) },
-        .init("findadd", .change, 0...) { s, request in try s.find(request, foldCase: false) },
-        .init("searchadd", .change, 0...) { s, request in try s.find(request, foldCase: true) },
+        .init("find", .read, 1...) { s, request in try s.find(request, foldCase: false) },
+        .init("search", .read, 1...) { s, request in try s.find(request, foldCase: true) },
+        .init("findadd", .change, 1...) { s, request in try s.find(request, foldCase: false) },
+        .init("searchadd", .change, 1...) { s, request in try s.find(request, foldCase: true) },
         // `searchaddpl NAME FILTER...`: what `searchadd` would queue, into a stored playlist
         // (made when something is found, as MPD makes it).
         .init("searchaddpl", .change, 2...) { s, request in
             try s.find(.init(name: request.name, arguments: Array(request.arguments.dropFirst())), foldCase: true,
                        playlist: request.arguments[0])
         },
-        .init("count", .read, 0...) { s, request in try s.countSongs(request.arguments, foldCase: false) },
+        .init("count", .read, 1...) { s, request in try s.countSongs(request.arguments, foldCase: false) },
         // MPD 0.24: `count` as `search` matches, case folded.
         .init("searchcount", .read, 1...) { s, request in try s.countSongs(request.arguments, foldCase: true) },
         .init("list", .read, 1...) { s, request in try s.listValues(request.arguments) },

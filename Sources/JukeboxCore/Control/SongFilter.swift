@@ -145,7 +145,8 @@ public indirect enum SongFilter {
         var at = args.startIndex
         while at < args.endIndex, !["sort", "window", "group", "position"].contains(args[at].lowercased()) {
             guard at + 1 < args.endIndex else { throw Problem(message: "Incorrect number of filter arguments") }
-            let subject = try subject(args[at])
+            // Unnamed here, as MPD words it for a pair (an expression names it).
+            guard let subject = try? subject(args[at]) else { throw Problem(message: "Unknown filter type") }
             parts.append(.compare(subject, subject == .base ? .equal : (oldStyleContains ? .contains : .equal), args[at + 1]))
             at += 2
         }
