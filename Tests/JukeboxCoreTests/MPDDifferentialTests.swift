@@ -107,7 +107,7 @@ import Testing
                         "rangeid 999 :", "rangeid 999 1", "rangeid 999 2:1", "rangeid 999 \"\""]),
         // Refusals in MPD's words.
         ("errors-words", ["single x", "setvol 200", "setvol -1", "volume 200", "volume -101", "crossfade -1", "add \"\"", "seek 0 x",
-                          "seekcur x", "addid Various", "find", "search", "count", "findadd", "playlistfind", "playlistsearch",
+                          "seek 0 -5", "seekid 999 -5", "seekcur x", "addid Various", "find", "search", "count", "findadd", "playlistfind", "playlistsearch",
                           "find bogus x", "find \"(bogus == 'x')\"", "playlistdelete saved x", "playlistdelete saved 9",
                           "playlistdelete saved -2", "play -1", "status", "stop", "playid -1", "status"]),
         // Queue and stored playlists: where new entries go, in MPD's words when refused.
