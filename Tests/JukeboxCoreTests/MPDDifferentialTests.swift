@@ -109,7 +109,9 @@ import Testing
         ("errors-words", ["single x", "setvol 200", "setvol -1", "volume 200", "volume -101", "crossfade -1", "add \"\"", "seek 0 x",
                           "seek 0 -5", "seekid 999 -5", "seekcur x", "addid Various", "find", "search", "count", "findadd", "playlistfind", "playlistsearch",
                           "find bogus x", "find \"(bogus == 'x')\"", "playlistdelete saved x", "playlistdelete saved 9",
-                          "playlistdelete saved -2", "play -1", "status", "stop", "playid -1", "status"]),
+                          "playlistdelete saved -2", "play -1", "status", "stop", "playid -1", "status", "albumart nosuch 0",
+                          "albumart Various 0", "readpicture nosuch 0", "count group", "count group bogus", "count artist x group album group genre",
+                          "count album", "load \"\"", "listplaylist \"\"", "listplaylistinfo \"\"", "playlistid -1", "playlistid x"]),
         // Queue and stored playlists: where new entries go, in MPD's words when refused.
         ("playlistadd-position", ["playlistadd made Mp3/Song.mp3", "playlistadd made Various 0", "playlistadd made Ogg/Song.ogg 9",
                                   "playlistadd made Ogg/Song.ogg x", "playlistadd made Ogg/Song.ogg -1", "playlistadd made nosuch 0",

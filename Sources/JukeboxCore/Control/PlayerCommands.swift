@@ -180,7 +180,7 @@ extension ControlSession {
             let listing = s.player.listing
             var range = 0..<listing.paths.count
             if let arg = request.arguments.first {
-                let id = try ControlSession.integer(arg, request.name)
+                let id = try ControlSession.unsigned(arg, atMost: .max)
                 guard let at = listing.ids.firstIndex(of: id) else { throw MPDProtocol.Ack(code: .noExist, message: "No such song") }
                 range = at..<at + 1
             }

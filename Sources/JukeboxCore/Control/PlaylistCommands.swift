@@ -201,6 +201,8 @@ extension ControlSession {
     /// file name relative to the music folder (`Abba/best.m3u`, as `lsinfo` lists it):
     /// the name is checked here, the folder looked in by the caller's thread.
     private func storedFile(_ name: String) throws -> @Sendable () throws(StoredPlaylists.Failure) -> String {
+        // No name names no playlist, as MPD reads it.
+        guard !name.isEmpty else { throw Self.ack(.notFound) }
         if name.contains("/" as Character) {
             guard let found = catalog.snapshot.playlists.first(where: { library.uri($0.path) == name }) else { throw Self.ack(.notFound) }
             let path = found.path

@@ -87,15 +87,23 @@ extension ControlSession {
     /// `searchcount` (`foldCase`) as `search` matches.
     private func countSongs(_ args: [String], foldCase fold: Bool) throws -> Reply {
         let known = catalog.snapshot
+        // As MPD reads it: `group TAG` is the last two words, the filter all before them.
         var rest = args[...]
-        var filter: SongFilter?
-        if let first = rest.first, first.lowercased() != "group" {
-            let (parsed, used) = try Self.filter(rest, foldCase: fold)
-            filter = parsed
-            rest = rest.dropFirst(used)
+        var groups: [MPDTag] = []
+        if rest.count >= 2, rest[rest.endIndex - 2] == "group", let name = rest.last {
+            guard let tag = MPDTag(named: name) else { throw MPDProtocol.Ack(code: .argument, message: "Unknown tag type: \(name.prefix(64))") }
+            groups = [tag]
+            rest = rest.dropLast(2)
         }
-        let groups = try Self.groups(rest)
-        guard groups.count <= 1 else { throw MPDProtocol.Ack(code: .argument, message: "Too many group tags") }
+        var filter: SongFilter?
+        if let first = rest.first {
+            guard first.hasPrefix("(") || rest.count % 2 == 0 else {
+                throw MPDProtocol.Ack(code: .argument, message: "Incorrect number of filter arguments")
+            }
+            let (parsed, used) = try Self.filter(rest, foldCase: fold)
+            guard used == rest.count else { throw MPDProtocol.Ack(code: .argument, message: "Unknown filter type") }
+            filter = parsed
+        }
         let test = filter?.test(foldCase: fold)
         let found = test.map { test in known.tracks.filter { track in test(track.tags, { library.uri(track.path) }) } } ?? known.tracks
         func totals(_ tracks: some Sequence<LibraryTrack>) -> String {
