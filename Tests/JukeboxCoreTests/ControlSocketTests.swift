@@ -169,6 +169,19 @@ import Testing
         #expect(good.receive() == "")
     }
 
+    /// As MPD 0.24: idle and noidle cannot wait inside a command list, and a client that
+    /// sends one there is closed; `close` there closes once the list has run up to it.
+    @Test func idleInACommandListEndsTheConnection() {
+        for word in ["idle", "noidle"] {
+            let s = ControlSession(player: Player(engine: FakeEngine()))
+            for line in ["command_list_begin", "ping"] { #expect(s.handle(line: line) == .none) }
+            #expect(s.handle(line: word) == .close)
+        }
+        let s = ControlSession(player: Player(engine: FakeEngine()))
+        for line in ["command_list_ok_begin", "ping", "close"] { #expect(s.handle(line: line) == .none) }
+        #expect(s.handle(line: "command_list_end") == .replyAndClose("list_OK\n"))
+    }
+
     /// A line is split once and told by its first word, blanks around it or not, as MPD
     /// reads it; a longer name that starts like another is not taken for it.
     @Test func commandsAreToldByTheirFirstWord() {

@@ -147,6 +147,12 @@ public final class ControlSession {
             return idleAnswer(force: true).map(Outcome.reply) ?? .none
         }
         if list != nil {
+            // As MPD 0.24 (and 0.23.17): a list cannot wait, so a client that puts idle or
+            // noidle in one is no longer understood, and goes.
+            if line == "idle" || line == "noidle" {
+                list = nil
+                return .close
+            }
             if line == "command_list_end" {
                 running = (list ?? [], 0)
                 list = nil
@@ -221,7 +227,13 @@ public final class ControlSession {
         for i in first..<end {
             do {
                 let request = try MPDProtocol.request(lines[i])
-                switch try execute(request, request.flatMap { Self.commandTable[$0.name] }) {
+                let command = request.flatMap { Self.commandTable[$0.name] }
+                // `close` in a list, as MPD: what the list answered so far, then goodbye.
+                if let request, let command, case .connection(.close) = command.run, command.arguments.contains(request.arguments.count) {
+                    running = nil
+                    return .replyAndClose(out)
+                }
+                switch try execute(request, command) {
                 case .text(let text):
                     out += text
                 case .stream(let stream):
