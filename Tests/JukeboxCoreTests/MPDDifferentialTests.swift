@@ -105,6 +105,8 @@ import Testing
         ("song-edits", ["add Ogg/Song.ogg", "addtagid 999 artist X", "addtagid x artist X", "addtagid -1 artist X", "addtagid 999 bogus X",
                         "cleartagid 999", "cleartagid 999 bogus", "rangeid 999 1:2", "rangeid 999 x", "rangeid x 1:2", "rangeid -1 1:2",
                         "rangeid 999 :", "rangeid 999 1", "rangeid 999 2:1", "rangeid 999 \"\""]),
+        // A command list that holds close (and nothing after it is read).
+        ("command-list-close", ["command_list_ok_begin", "ping", "close", "ping", "command_list_end"]),
         // Refusals in MPD's words.
         ("errors-words", ["single x", "setvol 200", "setvol -1", "volume 200", "volume -101", "crossfade -1", "add \"\"", "seek 0 x",
                           "seek 0 -5", "seekid 999 -5", "seekcur x", "addid Various", "find", "search", "count", "findadd", "playlistfind", "playlistsearch",
@@ -160,6 +162,8 @@ import Testing
                                "playlistfind album \"Two Discs\" window 8:", "playlistfind album \"Two Discs\" window 9:",
                                "playlistfind album \"Two Discs\" sort title window 4:", "playlistsearch title alpha sort bogus",
                                "playlistfind album \"Two Discs\" window x"]),
+        // 0.23.17 and 0.24 close a client that puts idle in a command list (0.23.12 waits).
+        ("command-list-idle", ["command_list_begin", "ping", "idle", "command_list_end"]),
         ("playlistfind-prio", ["add \"\"", "prio 5 2", "prio 9 4:6", "playlistfind \"(prio >= 5)\"", "playlistfind \"(prio == 9)\" window 1:",
                                "playlistfind \"(prio > 0)\" sort -prio", "playlistfind \"(prio >= x)\""]),
     ]
@@ -281,7 +285,15 @@ import Testing
             for line in ["stop", "clear", "clearerror", "repeat 0", "random 0", "single 0", "consume 0", "setvol 100"] {
                 _ = connection.reply(to: line)
             }
+            // A command list's lines are answered together, at its end: sent without waiting.
+            var inList = false
             return lines.flatMap { line in
+                if line == "command_list_begin" || line == "command_list_ok_begin" { inList = true }
+                if inList, line != "command_list_end" {
+                    connection.send(line)
+                    return ["> " + line]
+                }
+                inList = false
                 let reply = Self.normalised(connection.reply(to: line), box: socket == boxSocket)
                 return ["> " + line] + (line.hasPrefix("listfiles") ? Self.sortedEntries(reply) : reply)
             }
