@@ -66,7 +66,7 @@ import Testing
         defer { library.remove() }
         let (mpds, box) = try library.serve()
         let allowed = try Self.differences.map { try MPDDifferentialTests.allowed($0) }
-        func printed(_ socket: String, _ runs: [[String]]) -> [String] {
+        @Sendable func printed(_ socket: String, _ runs: [[String]]) -> [String] {
             let connection = try? RawMPDConnection(socket: socket)
             // ReplayGain off as MPD starts: the box applies it unless told not to.
             for line in ["stop", "clear", "clearerror", "repeat 0", "random 0", "single 0", "consume 0", "setvol 100", "enableoutput 0",
@@ -79,10 +79,16 @@ import Testing
                 return ["$ mpc " + arguments.joined(separator: " ")] + text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
             }
         }
-        for (name, runs) in Self.scenarios {
-            let ours = printed(box.socket, runs)
-            for (mpd, (file, allowed)) in zip(mpds, zip(Self.differences, allowed)) {
-                let theirs = printed(mpd.socket, runs)
+        // Each server on a thread of its own, as in MPDDifferentialTests.
+        let sockets = [box.socket] + mpds.map(\.socket)
+        let heard = Heard(count: sockets.count)
+        DispatchQueue.concurrentPerform(iterations: sockets.count) { at in
+            for (name, runs) in Self.scenarios { heard.keep(at, name, .success(printed(sockets[at], runs))) }
+        }
+        for (name, _) in Self.scenarios {
+            let ours = try heard[0, name]
+            for (at, (mpd, (file, allowed))) in zip(mpds, zip(Self.differences, allowed)).enumerated() {
+                let theirs = try heard[at + 1, name]
                 let release = mpd.release.rawValue
                 if theirs != ours, allowed[name] == nil {
                     func shown(_ lines: [String]) -> String { lines.prefix(60).map { "    " + $0 }.joined(separator: "\n") }

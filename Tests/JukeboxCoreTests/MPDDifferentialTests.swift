@@ -334,7 +334,7 @@ import Testing
 }
 
 /// Each server's replies, scenario by scenario, as the threads asking them bring them.
-private final class Heard: @unchecked Sendable {
+final class Heard: @unchecked Sendable {
     private let lock = NSLock()
     private var replies: [[String: Result<[String], any Error>]]
 
