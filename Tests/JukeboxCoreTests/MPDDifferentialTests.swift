@@ -105,6 +105,9 @@ import Testing
         ("song-edits", ["add Ogg/Song.ogg", "addtagid 999 artist X", "addtagid x artist X", "addtagid -1 artist X", "addtagid 999 bogus X",
                         "cleartagid 999", "cleartagid 999 bogus", "rangeid 999 1:2", "rangeid 999 x", "rangeid x 1:2", "rangeid -1 1:2",
                         "rangeid 999 :", "rangeid 999 1", "rangeid 999 2:1", "rangeid 999 \"\""]),
+        // Moving entries, in MPD's words when refused.
+        ("move", ["add \"\"", "move 0 9", "move 0:9 0", "move x 0", "move 0 x", "move 0 -1", "move 0: 1", "move 2:4 +1", "moveid 999 0",
+                  "delete 0:0", "play 3", "move 0 +1", "move 5:7 -2", "move 3 +0", "move 0:2 +0", "moveid 1 -0", "moveid x 0", "playlist"]),
         // A command list that holds close (and nothing after it is read).
         ("command-list-close", ["command_list_ok_begin", "ping", "close", "ping", "command_list_end"]),
         // Refusals in MPD's words.

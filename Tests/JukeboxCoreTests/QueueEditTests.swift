@@ -66,7 +66,8 @@ import Testing
         #expect(say(s, "moveid \(a1) 4") == "OK\n" && files(player).last == "A/1.flac")
         #expect(say(s, "swap 0 4") == "OK\n" && files(player).first == "A/1.flac")
         #expect(say(s, "swapid \(a1) \(player.listing.ids[1])") == "OK\n" && files(player)[1] == "A/1.flac")
-        #expect(say(s, "move 0 9") == "ACK [2@0] {move} Bad song index\n")
+        #expect(say(s, "move 0 9") == "ACK [2@0] {move} Number too large: 9\n")
+        #expect(say(s, "move 0:9 0") == "ACK [2@0] {move} Bad song index\n")
         let before = player.listing.paths
         #expect(say(s, "shuffle 1:4") == "OK\n")
         #expect(player.listing.paths[0] == before[0] && player.listing.paths[4] == before[4])

@@ -6,7 +6,11 @@ extension ControlSession {
         .init("add", .change, 1...2) { s, request in try s.add(request.arguments, one: false); return "" },
         .init("addid", .change, 1...2) { s, request in "Id: \(try s.add(request.arguments, one: true)[0])\n" },
         .init("delete", .change, 1...1) { s, request in
-            try s.editQueue { draft in try draft.remove(try ControlSession.range(request.arguments[0], within: draft.count)) }
+            try s.editQueue { draft in
+                let range = try ControlSession.range(request.arguments[0], within: draft.count)
+                // Nothing to delete is done, as MPD does it.
+                if !range.isEmpty { try draft.remove(range) }
+            }
             return ""
         },
         .init("deleteid", .change, 1...1) { s, request in
@@ -47,16 +51,20 @@ extension ControlSession {
         },
         .init("move", .change, 2...2) { s, request in
             let args = request.arguments
-            let to = try ControlSession.integer(args[1], request.name)
-            try s.editQueue { draft in try draft.move(try ControlSession.range(args[0], within: draft.count), to: to) }
+            let from = try ControlSession.parsedRange(args[0])
+            guard let end = from.end else { throw MPDProtocol.Ack(code: .argument, message: "Open-ended range not supported") }
+            try s.editQueue { draft in
+                let range = from.start..<end
+                try draft.move(range, to: try ControlSession.destination(args[1], moving: range, in: draft))
+            }
             return ""
         },
         .init("moveid", .change, 2...2) { s, request in
             let args = request.arguments
-            let (id, to) = (try ControlSession.integer(args[0], request.name), try ControlSession.integer(args[1], request.name))
+            let id = try ControlSession.unsigned(args[0], atMost: .max)
             try s.editQueue { draft in
                 let at = try draft.position(ofId: id)
-                try draft.move(at..<at + 1, to: to)
+                try draft.move(at..<at + 1, to: try ControlSession.destination(args[1], moving: at..<at + 1, in: draft))
             }
             return ""
         },
@@ -172,6 +180,17 @@ extension ControlSession {
         guard let current = draft.current else { throw MPDProtocol.Ack(code: .playerSync, message: "No current song") }
         let offset = String(text.dropFirst())
         return sign == "+" ? current + 1 + (try unsigned(offset, atMost: draft.count - current - 1)) : current - (try unsigned(offset, atMost: current))
+    }
+
+    /// Where `move` and `moveid` put `range`: a position in the queue without it, or
+    /// `+N`/`-N` from the current entry, which may not be among those moved; as MPD reads it.
+    static func destination(_ text: String, moving range: Range<Int>, in draft: QueueDraft) throws -> Int {
+        guard let sign = text.first, sign == "+" || sign == "-" else { return try unsigned(text, atMost: max(0, draft.count - range.count)) }
+        guard var current = draft.current else { throw MPDProtocol.Ack(code: .playerSync, message: "No current song") }
+        guard !range.contains(current) else { throw MPDProtocol.Ack(code: .argument, message: "Cannot move current song relative to itself") }
+        if current >= range.upperBound { current -= range.count }
+        let offset = try unsigned(String(text.dropFirst()), atMost: max(0, draft.count - current - range.count))
+        return sign == "+" ? current + 1 + offset : current - offset
     }
 
     /// A whole number from 0 to `maximum`, refused in MPD's words (a negative one is "too
