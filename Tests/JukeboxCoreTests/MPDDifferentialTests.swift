@@ -108,6 +108,9 @@ import Testing
         // Moving entries, in MPD's words when refused.
         ("move", ["add \"\"", "move 0 9", "move 0:9 0", "move x 0", "move 0 x", "move 0 -1", "move 0: 1", "move 2:4 +1", "moveid 999 0",
                   "delete 0:0", "play 3", "move 0 +1", "move 5:7 -2", "move 3 +0", "move 0:2 +0", "moveid 1 -0", "moveid x 0", "playlist"]),
+        // Positions and ids are unsigned, as MPD reads them.
+        ("unsigned", ["add \"\"", "swap -1 0", "swapid -1 1", "prioid 5 -1", "deleteid -1", "seek -1 1", "seekid -1 1", "plchanges 0 9:",
+                      "plchangesposid 0 2:3", "deleteid x"]),
         // A command list that holds close (and nothing after it is read).
         ("command-list-close", ["command_list_ok_begin", "ping", "close", "ping", "command_list_end"]),
         // Refusals in MPD's words.

@@ -205,8 +205,9 @@ extension ControlSession {
         let listing = player.listing
         var positions = listing.changed(since: since)
         if args.count == 2 {
-            let range = try Self.range(args[1], within: listing.paths.count)
-            positions = positions.filter(range.contains)
+            // As MPD: a range past the end holds no changes.
+            let range = try Self.parsedRange(args[1])
+            positions = positions.filter { $0 >= range.start && $0 < range.end ?? .max }
         }
         guard positionsAndIds else { return .stream(songs(positions, of: listing, status: status)) }
         return .stream(ReplyStream.items(positions.count) { k, out in

@@ -14,7 +14,7 @@ extension ControlSession {
             return ""
         },
         .init("deleteid", .change, 1...1) { s, request in
-            let id = try ControlSession.integer(request.arguments[0], request.name)
+            let id = try ControlSession.unsigned(request.arguments[0], atMost: .max)
             try s.editQueue { draft in
                 let at = try draft.position(ofId: id)
                 try draft.remove(at..<at + 1)
@@ -36,7 +36,7 @@ extension ControlSession {
         .init("prioid", .change, 2...) { s, request in
             let args = request.arguments
             let priority = try ControlSession.priority(args[0])
-            let ids = try args.dropFirst().map { try ControlSession.integer($0, request.name) }
+            let ids = try args.dropFirst().map { try ControlSession.unsigned($0, atMost: .max) }
             try s.editQueue { draft in
                 for id in ids {
                     let at = try draft.position(ofId: id)
@@ -70,13 +70,13 @@ extension ControlSession {
         },
         .init("swap", .change, 2...2) { s, request in
             let args = request.arguments
-            let (a, b) = (try ControlSession.integer(args[0], request.name), try ControlSession.integer(args[1], request.name))
+            let (a, b) = (try ControlSession.unsigned(args[0], atMost: .max), try ControlSession.unsigned(args[1], atMost: .max))
             try s.editQueue { draft in try draft.swap(a, b) }
             return ""
         },
         .init("swapid", .change, 2...2) { s, request in
             let args = request.arguments
-            let (a, b) = (try ControlSession.integer(args[0], request.name), try ControlSession.integer(args[1], request.name))
+            let (a, b) = (try ControlSession.unsigned(args[0], atMost: .max), try ControlSession.unsigned(args[1], atMost: .max))
             try s.editQueue { draft in try draft.swap(try draft.position(ofId: a), try draft.position(ofId: b)) }
             return ""
         },
@@ -122,7 +122,7 @@ extension ControlSession {
     /// starts at that time (at the frame the library's format gives, so nothing is heard before it).
     private func seek(_ request: MPDProtocol.Request, byId: Bool) throws {
         let args = request.arguments
-        let key = try Self.integer(args[0], request.name)
+        let key = try Self.unsigned(args[0], atMost: .max)
         // Not NaN or infinity, which MPD takes (and seeks nowhere sensible with).
         guard let seconds = Double(args[1]), seconds.isFinite else {
             throw MPDProtocol.Ack(code: .argument, message: "Float expected: \(args[1].prefix(64))")
