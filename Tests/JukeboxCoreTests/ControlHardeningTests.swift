@@ -268,7 +268,7 @@ import Testing
         let reply = c.read(replies: 3).split(separator: "OK\n", omittingEmptySubsequences: false)
         // While the track loads, currentsong names it; its tags follow once it is open.
         #expect(reply.count == 4 && reply[1] == "file: /music/song 2.flac\nPos: 2\nId: 3\n", "\(reply)")
-        #expect(reply.count == 4 && reply[2].contains("state: play\nsong: 2\n"), "\(reply)")
+        #expect(reply.count == 4 && reply[2].contains("state: play\nlastloadedplaylist: \nsong: 2\n"), "\(reply)")
     }
 
     /// With the real engine on a silent sink: the reply to `currentsong` right after

@@ -143,7 +143,7 @@ import Testing
 
         // A command list stops at its first error and says where.
         bad.send("command_list_begin\nsetvol 30\nsetvol 300\nnext\ncommand_list_end\n")
-        #expect(bad.receive() == "ACK [2@1] {setvol} Invalid volume value\n")
+        #expect(bad.receive() == "ACK [2@1] {setvol} Number too large: 300\n")
         #expect(box.player.status.volume == 30)
         bad.send("command_list_ok_begin\nping\nstatus\ncommand_list_end\n")
         let listed = bad.receive()
@@ -167,6 +167,19 @@ import Testing
         #expect(box.player.status.volume == 30)  // the half command never ran
         good.send("close\n")
         #expect(good.receive() == "")
+    }
+
+    /// As MPD 0.24: idle and noidle cannot wait inside a command list, and a client that
+    /// sends one there is closed; `close` there closes once the list has run up to it.
+    @Test func idleInACommandListEndsTheConnection() {
+        for word in ["idle", "noidle"] {
+            let s = ControlSession(player: Player(engine: FakeEngine()))
+            for line in ["command_list_begin", "ping"] { #expect(s.handle(line: line) == .none) }
+            #expect(s.handle(line: word) == .close)
+        }
+        let s = ControlSession(player: Player(engine: FakeEngine()))
+        for line in ["command_list_ok_begin", "ping", "close"] { #expect(s.handle(line: line) == .none) }
+        #expect(s.handle(line: "command_list_end") == .replyAndClose("list_OK\n"))
     }
 
     /// A line is split once and told by its first word, blanks around it or not, as MPD

@@ -102,7 +102,7 @@ import Testing
 
     /// MPD 0.24.2 and the box on the library, both scanned.
     static func serve(_ library: DifferentialLibrary, songs: Int) throws -> (mpd: MPDPeer, box: RunningDaemon) {
-        let mpd = try MPDPeer(name: library.name, musicDirectory: library.music, playlistsDirectory: library.mpdPlaylists,
+        let mpd = try MPDPeer(name: library.name, musicDirectory: library.music, playlistsDirectory: library.mpdPlaylists(.backports),
                               release: .backports)
         #expect(try mpd.scan(expecting: songs), "MPD did not scan the library: \(mpd.log)")
         let config = library.folder + "/jukebox.toml"

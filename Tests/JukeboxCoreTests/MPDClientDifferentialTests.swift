@@ -6,8 +6,10 @@ import Testing
 /// person at a terminal reads must be the same. Each scenario starts stopped, with an
 /// empty queue and every mode off; its mpc runs go to both servers in turn and their
 /// output (standard output and errors) is compared once the clock is taken out of it.
-/// A scenario that differs must be listed, with the reason, in
-/// `Golden/mpc-differences.txt`; one listed that no longer differs must leave it.
+/// Each release of MPD the protocol is held against is asked (`MPDDifferentialTests.oracles`).
+/// A scenario that differs must be listed, with the reason, in that release's list
+/// (`Golden/mpc-differences.txt` for 0.24, `mpc-0.23-differences.txt` for 0.23); one listed
+/// that no longer differs must leave it.
 @Suite(.serialized) struct MPDClientDifferentialTests {
     /// mpc's subcommands (`mpc help`), scenario by scenario. Those that wait for an event
     /// (`idle`, `idleloop`, `waitmessage`, `subscribe`) are run with one made for them.
@@ -56,36 +58,51 @@ import Testing
         return out
     }
 
+    /// The allowed differences for each of `MPDDifferentialTests.oracles`, in its order.
+    static let differences = ["mpc-differences.txt", "mpc-0.23-differences.txt"]
+
     @Test func mpcPrintsWhatItPrintsForMPD() throws {
         let library = try DifferentialLibrary(name: "mpc-differential")
         defer { library.remove() }
-        let (mpd, box) = try library.serve()
-        let allowed = try MPDDifferentialTests.allowed("mpc-differences.txt")
-        for (name, runs) in Self.scenarios {
-            let printed = [mpd.socket, box.socket].map { socket in
-                let connection = try? RawMPDConnection(socket: socket)
-                // ReplayGain off as MPD starts: the box applies it unless told not to.
-                for line in ["stop", "clear", "clearerror", "repeat 0", "random 0", "single 0", "consume 0", "setvol 100", "enableoutput 0",
-                             "replay_gain_mode off"] {
-                    _ = connection?.reply(to: line)
-                }
-                return runs.flatMap { arguments -> [String] in
-                    let run = try? Tools.run("mpc", ["--host", socket] + arguments, check: false)
-                    let text = Self.normalised((run?.text ?? "") + (run?.stderr ?? ""))
-                    return ["$ mpc " + arguments.joined(separator: " ")] + text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-                }
+        let (mpds, box) = try library.serve()
+        let allowed = try Self.differences.map { try MPDDifferentialTests.allowed($0) }
+        @Sendable func printed(_ socket: String, _ runs: [[String]]) -> [String] {
+            let connection = try? RawMPDConnection(socket: socket)
+            // ReplayGain off as MPD starts: the box applies it unless told not to.
+            for line in ["stop", "clear", "clearerror", "repeat 0", "random 0", "single 0", "consume 0", "setvol 100", "enableoutput 0",
+                         "replay_gain_mode off"] {
+                _ = connection?.reply(to: line)
             }
-            let (theirs, ours) = (printed[0], printed[1])
-            if theirs != ours, allowed[name] == nil {
-                func shown(_ lines: [String]) -> String { lines.prefix(60).map { "    " + $0 }.joined(separator: "\n") }
-                Issue.record("\(name): mpc prints otherwise for the box\n  MPD:\n\(shown(theirs))\n  box:\n\(shown(ours))")
-            }
-            if theirs == ours, allowed[name] != nil {
-                Issue.record("\(name): now the same as for MPD; take it out of Golden/mpc-differences.txt")
+            return runs.flatMap { arguments -> [String] in
+                let run = try? Tools.run("mpc", ["--host", socket] + arguments, check: false)
+                let text = Self.normalised((run?.text ?? "") + (run?.stderr ?? ""))
+                return ["$ mpc " + arguments.joined(separator: " ")] + text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
             }
         }
-        for name in allowed.keys where !Self.scenarios.contains(where: { $0.name == name }) {
-            Issue.record("Golden/mpc-differences.txt names \(name), which is no scenario")
+        // Each server on a thread of its own, as in MPDDifferentialTests.
+        let sockets = [box.socket] + mpds.map(\.socket)
+        let heard = Heard(count: sockets.count)
+        DispatchQueue.concurrentPerform(iterations: sockets.count) { at in
+            for (name, runs) in Self.scenarios { heard.keep(at, name, .success(printed(sockets[at], runs))) }
+        }
+        for (name, _) in Self.scenarios {
+            let ours = try heard[0, name]
+            for (at, (mpd, (file, allowed))) in zip(mpds, zip(Self.differences, allowed)).enumerated() {
+                let theirs = try heard[at + 1, name]
+                let release = mpd.release.rawValue
+                if theirs != ours, allowed[name] == nil {
+                    func shown(_ lines: [String]) -> String { lines.prefix(60).map { "    " + $0 }.joined(separator: "\n") }
+                    Issue.record("\(name): mpc prints otherwise for the box than for MPD \(release)\n  MPD:\n\(shown(theirs))\n  box:\n\(shown(ours))")
+                }
+                if theirs == ours, allowed[name] != nil {
+                    Issue.record("\(name): now the same as for MPD \(release); take it out of Golden/\(file)")
+                }
+            }
+        }
+        for (file, allowed) in zip(Self.differences, allowed) {
+            for name in allowed.keys where !Self.scenarios.contains(where: { $0.name == name }) {
+                Issue.record("Golden/\(file) names \(name), which is no scenario")
+            }
         }
     }
 }

@@ -57,8 +57,11 @@ import Testing
         #expect(middle.components(separatedBy: "file: ").count == 3 && middle.contains("Pos: 1\n") && middle.contains("Pos: 2\n") && !middle.contains("Pos: 3\n"))
         #expect(reply(s, "playlistinfo 3:").components(separatedBy: "file: ").count == 3)
         #expect(reply(s, "playlistinfo 9") == "ACK [2@0] {playlistinfo} Bad song index\n")
-        #expect(reply(s, "playlistinfo 3:1") == "ACK [2@0] {playlistinfo} Bad song index\n")
-        #expect(reply(s, "playlistinfo -1") == "ACK [2@0] {playlistinfo} Bad song index\n")
+        // In MPD's words: a range written wrong, and -1 for everything (as older MPDs had it).
+        #expect(reply(s, "playlistinfo 3:1") == "ACK [2@0] {playlistinfo} Malformed range: 3:1\n")
+        #expect(reply(s, "playlistinfo x") == "ACK [2@0] {playlistinfo} Integer or range expected: x\n")
+        #expect(reply(s, "playlistinfo -2") == "ACK [2@0] {playlistinfo} Number is negative: -2\n")
+        #expect(reply(s, "playlistinfo -1").components(separatedBy: "file: ").count == 6)
         #expect(reply(s, "playlistinfo 2:99").components(separatedBy: "file: ").count == 4)
     }
 
@@ -125,9 +128,28 @@ import Testing
         let narrowed = reply(s, "currentsong")
         #expect(narrowed.contains("Title: T\nGenre: G\n") && !narrowed.contains("Artist:"), "\(narrowed)")
         #expect(reply(s, "tagtypes") == "tagtype: Title\ntagtype: Genre\nOK\n")
-        #expect(reply(s, "tagtypes enable Colour") == "ACK [2@0] {tagtypes} Unknown tag type: Colour\n")
+        #expect(reply(s, "tagtypes enable Colour") == "ACK [2@0] {tagtypes} Unknown tag type\n")
         _ = reply(s, "tagtypes all")
         #expect(reply(s, "currentsong").contains("Artist: A\n"))
+    }
+
+    /// MPD 0.24's connection settings: the protocol features a client turns on, and the
+    /// tag types it starts again from.
+    @Test func protocolFeaturesAndTagTypesAsMPD024() {
+        let (s, _, _) = session(1)
+        #expect(reply(s, "protocol") == "OK\n")
+        #expect(reply(s, "protocol available") == "feature: hide_playlists_in_root\nOK\n")
+        #expect(reply(s, "protocol enable Hide_Playlists_In_Root") == "OK\n")
+        #expect(reply(s, "protocol") == "feature: hide_playlists_in_root\nOK\n")
+        #expect(reply(s, "protocol clear") == "OK\n" && reply(s, "protocol") == "OK\n")
+        #expect(reply(s, "protocol enable bogus") == "ACK [2@0] {protocol} Unknown protcol feature\n")
+        #expect(reply(s, "protocol all x") == "ACK [2@0] {protocol} Too many arguments\n")
+        #expect(reply(s, "tagtypes available").hasPrefix("tagtype: Artist\n"))
+        #expect(reply(s, "tagtypes reset title genre") == "OK\n")
+        #expect(reply(s, "tagtypes") == "tagtype: Title\ntagtype: Genre\nOK\n")
+        // As MPD: reset clears before it reads the names, so a wrong one leaves none.
+        #expect(reply(s, "tagtypes reset bogus") == "ACK [2@0] {tagtypes} Unknown tag type\n")
+        #expect(reply(s, "tagtypes") == "OK\n")
     }
 }
 
@@ -147,7 +169,9 @@ import Testing
         // AAC and ALAC in MP4 come through FFmpeg, as MPD's ffmpeg plugin lists them.
         #expect(say(local, "decoders").contains("plugin: ffmpeg\nsuffix: m4a\nsuffix: m4b\n"))
         #expect(say(local, "urlhandlers") == "handler: http://\nhandler: https://\nOK\n" && say(local, "notcommands") == "OK\n")
-        #expect(say(local, "config") == "music_directory: /srv/music\nOK\n")
+        #expect(say(local, "config") == "music_directory: /srv/music\npcre: 1\nOK\n")
+        let withPlaylists = ControlSession(player: player, scope: .init(musicDirectory: "/srv/music", playlistsDirectory: "/srv/playlists"))
+        #expect(say(withPlaylists, "config") == "music_directory: /srv/music\nplaylist_directory: /srv/playlists\npcre: 1\nOK\n")
         #expect(say(remote, "config") == "ACK [4@0] {config} Command only permitted to local clients\n")
         #expect(say(local, "clearerror") == "OK\n")
         let switches = OutputSwitches(devices: ["hw:CARD=DAC", "default"])

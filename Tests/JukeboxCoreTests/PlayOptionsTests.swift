@@ -71,7 +71,7 @@ import Testing
         #expect(st["repeat"] == "0" && st["single"] == "oneshot")
         _ = s.handle(line: "single 0")
         #expect(status()["single"] == "0" && player.status.mode == .once)
-        #expect(s.handle(line: "single 2") == .reply("ACK [2@0] {single} Boolean (0/1) or \"oneshot\" expected: 2\n"))
+        #expect(s.handle(line: "single 2") == .reply("ACK [2@0] {single} Unrecognized single mode, expected 0, 1, or oneshot\n"))
         // The mode button keeps what it does not cover.
         _ = s.handle(line: "single 1")
         player.perform(.cycleMode)

@@ -43,7 +43,7 @@ import Testing
         #expect(files(player) == ["B/1.flac", "B/2.flac", "B/3.flac"])
         #expect(say(s, "addid A/2.flac 0") == "Id: 9\nOK\n")
         #expect(files(player).first == "A/2.flac")
-        #expect(say(s, "addid A") == "ACK [50@0] {addid} Not a file\n")
+        #expect(say(s, "addid A") == "ACK [50@0] {addid} No such song\n")
         for sneaky in ["/etc/passwd", "../etc/passwd", "A/../../etc/passwd", "./A/1.flac", "C", "A/1.fla"] {
             #expect(say(s, "add \"\(sneaky)\"") == "ACK [50@0] {add} No such directory\n", "\(sneaky)")
         }
@@ -66,7 +66,8 @@ import Testing
         #expect(say(s, "moveid \(a1) 4") == "OK\n" && files(player).last == "A/1.flac")
         #expect(say(s, "swap 0 4") == "OK\n" && files(player).first == "A/1.flac")
         #expect(say(s, "swapid \(a1) \(player.listing.ids[1])") == "OK\n" && files(player)[1] == "A/1.flac")
-        #expect(say(s, "move 0 9") == "ACK [2@0] {move} Bad song index\n")
+        #expect(say(s, "move 0 9") == "ACK [2@0] {move} Number too large: 9\n")
+        #expect(say(s, "move 0:9 0") == "ACK [2@0] {move} Bad song index\n")
         let before = player.listing.paths
         #expect(say(s, "shuffle 1:4") == "OK\n")
         #expect(player.listing.paths[0] == before[0] && player.listing.paths[4] == before[4])
@@ -138,6 +139,22 @@ import Testing
         #expect(files(player).count == 3)
     }
 
+    /// MPD 0.24's one-shot consume: the track that ends by itself leaves the queue, and
+    /// consume is off after it.
+    @Test func aOneShotConsumeTakesOneTrack() {
+        let (s, player, engine) = setUp()
+        #expect(say(s, "consume oneshot") == "OK\n" && say(s, "status").contains("consume: oneshot\n"))
+        _ = say(s, "play 0")
+        hear(player, engine)
+        player.engineEvent(.finished)
+        hear(player, engine)
+        #expect(files(player) == ["A/2.flac", "B/1.flac", "B/2.flac", "B/3.flac"])
+        #expect(say(s, "status").contains("consume: 0\n") && player.status.options.consume == .off)
+        _ = say(s, "next")
+        #expect(files(player).count == 4)
+        #expect(say(s, "consume on") == "ACK [2@0] {consume} Unrecognized consume mode, expected 0, 1, or oneshot\n")
+    }
+
     @Test func aRescanLeavesAClientsQueueAndAnEmptyOneGoesBackToTheLibrary() {
         let (s, player, engine) = setUp()
         _ = say(s, "clear")
@@ -189,8 +206,8 @@ import Testing
         #expect(lastPlay() == .play(token: engine.lastPlayToken!, path: Self.library[3], frame: 1000, paused: false))
         #expect(say(s, "seek 99 1") == "ACK [2@0] {seek} Bad song index\n")
         #expect(say(s, "seekid 999 1") == "ACK [50@0] {seekid} No such song\n")
-        #expect(say(s, "seek 0 nan") == "ACK [2@0] {seek} Number expected: nan\n")
-        #expect(say(s, "seek 0 -5") == "ACK [2@0] {seek} Number expected: -5\n")
+        #expect(say(s, "seek 0 nan") == "ACK [2@0] {seek} Float expected: nan\n")
+        #expect(say(s, "seek 0 -5") == "ACK [2@0] {seek} Negative value not allowed: -5\n")
         // Priorities: listed with their entries, and a change of the queue for clients.
         let before = player.listing.version
         #expect(say(s, "prio 10 0:2") == "OK\n")

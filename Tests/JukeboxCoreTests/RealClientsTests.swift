@@ -231,7 +231,7 @@ import Testing
         // (Three tracks scan faster than mpc asks for the status that would show the job.)
         #expect(!mpc("update").contains("error"))
         #expect(!mpc("rescan").contains("error"))
-        #expect(mpc("version") == "mpd version: 0.23.5\n")
+        #expect(mpc("version") == "mpd version: 0.24.0\n")
         #expect(!mpc("clearerror").contains("error"))
         #expect(mpc("stop").contains("volume: 35%"))
         #expect(mpc("replaygain").contains("replay_gain_mode: auto"))

@@ -78,6 +78,45 @@ import Testing
         }
     }
 
+    /// Consume was a boolean until MPD 0.24's one-shot: a file from then still loads, and
+    /// each setting is written back as it loads.
+    @Test func consumeWrittenAsABooleanStillLoads() throws {
+        for (written, consume) in [("true", PlayOptions.Consume.on), ("false", .off), ("\"oneshot\"", .oneshot)] {
+            let body = Array("""
+            format = "jukebox-state"
+            version = 1
+            source = "library"
+
+            [memory]
+            state = "stopped"
+            frame = 0
+            volume = 42
+            mode = "once"
+            queueFingerprint = "afdcc560f9af9ed4"
+            places = []
+
+            [memory.options]
+            repeat = false
+            random = false
+            single = "off"
+            consume = \(written)
+
+            [memory.queue]
+            history = []
+            shuffleOrder = []
+            shufflePosition = 0
+
+            """.utf8)
+            let bytes = body + Array("# checksum \(String(FNV1a.hash(body), radix: 16))\n".utf8)
+            let state = try StateFile.decode(bytes, path: "consume-\(written)")
+            #expect(state.memory.options?.consume == consume)
+            var memory = memory()
+            memory.options = PlayOptions(consume: consume)
+            let again = try StateFile.decode(try StateFile.encode(SavedState(source: .library, identity: nil, memory: memory)), path: "again")
+            #expect(again.memory.options?.consume == consume)
+        }
+    }
+
     @Test func noFileIsAFreshStartWithoutComplaint() throws {
         let loaded = try freshFile("none").load()
         #expect(loaded.state == nil)

@@ -20,8 +20,9 @@ struct CommandTable: Sendable {
         let withoutStickers = listed.filter { !$0.needsStickers }
         commandsForAll = (lines(listed), lines(withoutStickers))
         commandsForReaders = (lines(listed.filter { $0.permission == .read }), lines(withoutStickers.filter { $0.permission == .read }))
-        // As MPD's: what the permission forbids, whether there is a sticker database or not.
-        notCommandsForReaders = lines(listed.filter { $0.permission == .change })
+        // As MPD's: what the permission forbids, whether there is a sticker database or not,
+        // and whether `commands` lists it or not (`mount`).
+        notCommandsForReaders = lines(commands.filter { $0.permission == .change }.sorted { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) })
     }
 
     subscript(name: String) -> MPDCommand? { byName[name] }

@@ -62,8 +62,10 @@ public final class ControlSession {
     /// Wrong passwords this client sent: the server answers each later than the last,
     /// and closes the connection after a few.
     private(set) var wrongPasswords = 0
+    /// The protocol features this client turned on (`protocol`); none at first.
+    var features: Set<ProtocolFeature> = []
     /// The tags this client asked for (`tagtypes`); all of them at first.
-    private var tags = Set(MPDTag.offered) {
+    var tags = Set(MPDTag.offered) {
         didSet {
             listedTags = MPDTag.offered.filter(tags.contains)
             listedTagCodes = listedTags.reduce(0) { $0 | 1 << $1.code }
@@ -145,6 +147,12 @@ public final class ControlSession {
             return idleAnswer(force: true).map(Outcome.reply) ?? .none
         }
         if list != nil {
+            // As MPD 0.24 (and 0.23.17): a list cannot wait, so a client that puts idle or
+            // noidle in one is no longer understood, and goes.
+            if line == "idle" || line == "noidle" {
+                list = nil
+                return .close
+            }
             if line == "command_list_end" {
                 running = (list ?? [], 0)
                 list = nil
@@ -219,7 +227,13 @@ public final class ControlSession {
         for i in first..<end {
             do {
                 let request = try MPDProtocol.request(lines[i])
-                switch try execute(request, request.flatMap { Self.commandTable[$0.name] }) {
+                let command = request.flatMap { Self.commandTable[$0.name] }
+                // `close` in a list, as MPD: what the list answered so far, then goodbye.
+                if let request, let command, case .connection(.close) = command.run, command.arguments.contains(request.arguments.count) {
+                    running = nil
+                    return .replyAndClose(out)
+                }
+                switch try execute(request, command) {
                 case .text(let text):
                     out += text
                 case .stream(let stream):
@@ -327,7 +341,8 @@ public final class ControlSession {
 
     /// Every command the server answers, each declared once, in its area's file: adding
     /// one to an area touches that file alone.
-    static let commandTable = CommandTable(sessionCommands + playerCommands + outputCommands + queueCommands + databaseCommands
+    static let commandTable = CommandTable(sessionCommands + clientSettingsCommands + playerCommands + outputCommands + queueCommands
+        + queueSearchCommands + databaseCommands
         + searchCommands + pictureCommands + playlistCommands + storageCommands + messageCommands + stickerCommands
         + partitionCommands + songEditCommands)
 
@@ -352,7 +367,7 @@ public final class ControlSession {
     }
 
     /// The commands about the session itself: the connection, the password, what this
-    /// client may run, the tags it wants, and what the server is.
+    /// client may run, and what the server is.
     static let sessionCommands: [MPDCommand] = [
         .init("idle", .read, 0..., connection: .idle),
         .init("noidle", .read, 0...0, connection: .noidle),
@@ -374,27 +389,11 @@ public final class ControlSession {
             .text(ControlSession.commandTable.commands(mayChange: s.mayChange, stickers: s.stickers != nil))
         },
         .init("notcommands", .read, 0...0) { s, _ in .text(ControlSession.commandTable.notCommands(mayChange: s.mayChange)) },
-        .init("tagtypes", .read, 0...) { s, request in
-            let args = request.arguments
-            guard let sub = args.first else { return .text(s.listedTags.map { "tagtype: \($0.rawValue)\n" }.joined()) }
-            switch sub {
-            case "all": s.tags = Set(MPDTag.offered)
-            case "clear": s.tags = []
-            case "enable", "disable":
-                guard args.count > 1 else { throw MPDProtocol.Ack(code: .argument, message: "Not enough arguments") }
-                for word in args.dropFirst() where MPDTag(named: word) == nil {
-                    throw MPDProtocol.Ack(code: .argument, message: "Unknown tag type: \(word.prefix(64))")
-                }
-                let named = args.dropFirst().compactMap(MPDTag.init(named:))
-                if sub == "enable" { s.tags.formUnion(named) } else { s.tags.subtract(named) }
-            default:
-                throw MPDProtocol.Ack(code: .argument, message: "Unknown sub command")
-            }
-            return ""
-        },
         .init("config", .change, 0...0) { s, _ in
             guard s.local else { throw MPDProtocol.Ack(code: .permission, message: "Command only permitted to local clients") }
-            return "music_directory: \(MPDProtocol.value(String(s.library.root.dropLast())))\n"
+            // As MPD 0.24: the playlists folder when there is one, and that `=~` is taken.
+            let playlists = s.playlists.folder.isEmpty ? "" : "playlist_directory: \(MPDProtocol.value(s.playlists.folder))\n"
+            return .text("music_directory: \(MPDProtocol.value(String(s.library.root.dropLast())))\n" + playlists + "pcre: 1\n")
         },
         // MPD's `kill` ends the daemon. Here that would silence the buttons and the screen
         // too, until someone logs in (systemd restarts the box only after a failure): no
@@ -421,19 +420,41 @@ public final class ControlSession {
         }
     }
 
-    /// A position (`N`) or a range (`START:END`, `START:` to the end) of a queue of
-    /// `count` entries, as MPD takes them.
+    /// A position (`N`) or a range (`START:END`, `START:` to the end; `-1`: all, as older
+    /// MPDs had it) of a queue of `count` entries, as MPD takes them.
     static func range(_ text: String, within count: Int) throws -> Range<Int> {
         let bad = MPDProtocol.Ack(code: .argument, message: "Bad song index")
-        guard let colon = text.firstIndex(of: ":") else {
-            guard let n = Int(text), n >= 0, n < count else { throw bad }
-            return n..<n + 1
+        let (start, end) = try parsedRange(text)
+        guard text.contains(":" as Character) else {
+            guard start < count || end == nil else { throw bad }
+            return end == nil ? 0..<count : start..<start + 1
         }
-        guard let start = Int(text[..<colon]), start >= 0 else { throw bad }
+        let last = end ?? count
+        guard start < count || start == last else { throw bad }
+        return min(start, count)..<min(last, count)
+    }
+
+    /// A position or range as MPD reads one, before it is held against a list: `N` is
+    /// `N..<N+1`, `START:` has no end (nil), and `-1` is everything (0, nil). Written
+    /// wrong, it is refused in MPD's words.
+    static func parsedRange(_ text: String) throws -> (start: Int, end: Int?) {
+        func refused(_ reason: String) -> MPDProtocol.Ack { MPDProtocol.Ack(code: .argument, message: "\(reason): \(text.prefix(64))") }
+        func number(_ digits: Substring) throws -> Int {
+            guard let value = Int(digits) else { throw refused("Integer or range expected") }
+            guard value >= 0 else { throw refused("Number is negative") }
+            guard value <= Int(Int32.max) else { throw refused("Number too large") }
+            return value
+        }
+        guard let colon = text.firstIndex(of: ":") else {
+            if text == "-1" { return (0, nil) }
+            let at = try number(text[...])
+            return (at, at + 1)
+        }
+        let start = try number(text[..<colon])
         let rest = text[text.index(after: colon)...]
-        let end = rest.isEmpty ? count : Int(rest) ?? -1
-        guard end >= start else { throw bad }
-        guard start < count || start == end else { throw bad }
-        return min(start, count)..<min(end, count)
+        guard !rest.isEmpty else { return (start, nil) }
+        let end = try number(rest)
+        guard end >= start else { throw refused("Malformed range") }
+        return (start, end)
     }
 }

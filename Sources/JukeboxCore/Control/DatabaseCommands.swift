@@ -73,7 +73,7 @@ extension ControlSession {
             var folders = ""
             var seen = Set<Substring>()
             var songs: [Int] = []
-            var inFolder = root ? playlists.list().map(Self.listed).joined() : ""
+            var inFolder = root && !features.contains(.hidePlaylistsInRoot) ? playlists.list().map(Self.listed).joined() : ""
             for item in items {
                 let path = item.path(known)
                 let rest = path.dropFirst(prefix.count)

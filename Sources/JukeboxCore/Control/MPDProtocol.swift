@@ -7,7 +7,7 @@ import Glibc
 /// arguments containing spaces; replies are `key: value` lines ending in `OK`, or one
 /// `ACK [code@index] {command} message` line.
 public enum MPDProtocol {
-    public static let greeting = "OK MPD 0.23.5\n"
+    public static let greeting = "OK MPD 0.24.0\n"
 
     /// MPD's ACK codes that apply here.
     public enum AckCode: Int, Sendable {
@@ -197,10 +197,28 @@ public enum MPDProtocol {
         }
     }
 
+    /// `consume` as MPD 0.24 writes it: 0, 1 or oneshot.
+    public static func text(_ consume: PlayOptions.Consume) -> String {
+        switch consume {
+        case .off: "0"
+        case .on: "1"
+        case .oneshot: "oneshot"
+        }
+    }
+
+    public static func consume(_ text: String) -> PlayOptions.Consume? {
+        switch text {
+        case "0": .off
+        case "1": .on
+        case "oneshot": .oneshot
+        default: nil
+        }
+    }
+
     /// The options a `status` reply states.
     public static func options(_ status: [String: String]) -> PlayOptions {
         PlayOptions(repeat: status["repeat"] == "1", random: status["random"] == "1",
-                    single: status["single"].flatMap(single) ?? .off, consume: status["consume"] == "1")
+                    single: status["single"].flatMap(single) ?? .off, consume: status["consume"].flatMap(consume) ?? .off)
     }
 }
 

@@ -23,7 +23,8 @@ extension ControlSession {
         let arguments = request.arguments
         guard let offset = Int(arguments[1]), offset >= 0 else { throw MPDProtocol.Ack(code: .argument, message: "Integer expected: \(arguments[1].prefix(64))") }
         guard let path = library.path(for: arguments[0]), catalog.snapshot.positions[path] != nil else {
-            throw MPDProtocol.Ack(code: .noExist, message: "No such song")
+            // As MPD words it: albumart looks for a file, readpicture for a song.
+            throw MPDProtocol.Ack(code: .noExist, message: embedded ? "No such song" : "No file exists")
         }
         let found = try embedded ? embeddedPicture(of: path, offset: offset) : folderPicture(of: path, offset: offset)
         guard let (size, type, chunk) = found else {

@@ -6,9 +6,10 @@ extension ControlSession {
     static let notPlaying = MPDProtocol.Ack(code: .playerSync, message: "Not playing")
 
     static let playerCommands: [MPDCommand] = [
+        // -1, as no position: MPD's way of saying "whatever is current".
         .init("play", .change, 0...1) { s, request in
-            guard let arg = request.arguments.first else { s.player.perform(.play); return "" }
-            let position = try ControlSession.integer(arg, request.name)
+            let position = try request.arguments.first.map { try ControlSession.integer($0, request.name) } ?? -1
+            guard position != -1 else { s.player.perform(.play); return "" }
             try s.player.perform { status in
                 guard position >= 0, position < status.queueLength else {
                     throw MPDProtocol.Ack(code: .argument, message: "Bad song index")
@@ -18,8 +19,8 @@ extension ControlSession {
             return ""
         },
         .init("playid", .change, 0...1) { s, request in
-            guard let arg = request.arguments.first else { s.player.perform(.play); return "" }
-            let id = try ControlSession.integer(arg, request.name)
+            let id = try request.arguments.first.map { try ControlSession.integer($0, request.name) } ?? -1
+            guard id != -1 else { s.player.perform(.play); return "" }
             let listing = s.player.listing
             guard let position = listing.ids.firstIndex(of: id) else {
                 throw MPDProtocol.Ack(code: .noExist, message: "No such song")
@@ -65,7 +66,7 @@ extension ControlSession {
         .init("seekcur", .change, 1...1) { s, request in
             let arg = request.arguments[0]
             guard let seconds = Double(arg), seconds.isFinite else {
-                throw MPDProtocol.Ack(code: .argument, message: "Number expected: \(arg)")
+                throw MPDProtocol.Ack(code: .argument, message: "Float expected: \(arg.prefix(64))")
             }
             // As MPD: only into a track that plays or is paused.
             try s.player.perform { status throws(MPDProtocol.Ack) in
@@ -76,7 +77,7 @@ extension ControlSession {
         },
         // The box plays tracks end to end (gapless albums, audiobooks): no crossfade to set.
         .init("crossfade", .change, 1...1) { _, request in
-            let seconds = try ControlSession.integer(request.arguments[0], request.name)
+            let seconds = try ControlSession.unsigned(request.arguments[0], atMost: .max)
             guard seconds == 0 else { throw MPDProtocol.Ack(code: .argument, message: "crossfade is not supported: tracks play gapless, end to end") }
             return ""
         },
@@ -94,14 +95,13 @@ extension ControlSession {
         .init("clearerror", .change, 0...0) { s, _ in s.player.perform(.clearError); return "" },
         .init("getvol", .read, 0...0) { s, _ in "volume: \(s.player.status.volume)\n" },
         .init("setvol", .change, 1...1) { s, request in
-            let v = try ControlSession.integer(request.arguments[0], request.name)
-            guard (0...100).contains(v) else { throw MPDProtocol.Ack(code: .argument, message: "Invalid volume value") }
-            s.player.perform(.setVolume(v))
+            s.player.perform(.setVolume(try ControlSession.unsigned(request.arguments[0], atMost: 100)))
             return ""
         },
         .init("volume", .change, 1...1) { s, request in
-            let delta = try ControlSession.integer(request.arguments[0], request.name)
-            guard (-100...100).contains(delta) else { throw MPDProtocol.Ack(code: .argument, message: "Invalid volume value") }
+            let arg = request.arguments[0]
+            let delta = try ControlSession.integer(arg, request.name)
+            guard (-100...100).contains(delta) else { throw MPDProtocol.Ack(code: .argument, message: "Number too large: \(arg.prefix(64))") }
             // Read and set in one step under the player's lock, so a button press in between is kept.
             s.player.perform { status in .setVolume(status.volume + delta) }
             return ""
@@ -119,7 +119,7 @@ extension ControlSession {
         .init("single", .change, 1...1) { s, request in
             let arg = request.arguments[0]
             guard let single = MPDProtocol.single(arg) else {
-                throw MPDProtocol.Ack(code: .argument, message: "Boolean (0/1) or \"oneshot\" expected: \(arg.prefix(64))")
+                throw MPDProtocol.Ack(code: .argument, message: "Unrecognized single mode, expected 0, 1, or oneshot")
             }
             s.player.perform(.setOption(.single(single)))
             return ""
@@ -180,7 +180,7 @@ extension ControlSession {
             let listing = s.player.listing
             var range = 0..<listing.paths.count
             if let arg = request.arguments.first {
-                let id = try ControlSession.integer(arg, request.name)
+                let id = try ControlSession.unsigned(arg, atMost: .max)
                 guard let at = listing.ids.firstIndex(of: id) else { throw MPDProtocol.Ack(code: .noExist, message: "No such song") }
                 range = at..<at + 1
             }
@@ -205,8 +205,9 @@ extension ControlSession {
         let listing = player.listing
         var positions = listing.changed(since: since)
         if args.count == 2 {
-            let range = try Self.range(args[1], within: listing.paths.count)
-            positions = positions.filter(range.contains)
+            // As MPD: a range past the end holds no changes.
+            let range = try Self.parsedRange(args[1])
+            positions = positions.filter { $0 >= range.start && $0 < range.end ?? .max }
         }
         guard positionsAndIds else { return .stream(songs(positions, of: listing, status: status)) }
         return .stream(ReplyStream.items(positions.count) { k, out in

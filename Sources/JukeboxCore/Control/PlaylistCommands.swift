@@ -12,16 +12,36 @@ extension ControlSession {
         .init("listplaylists", .read, 0...0) { s, _ in .text(s.playlists.list().map(ControlSession.listed).joined()) },
         .init("listplaylist", .read, 1...2) { s, request in try s.listPlaylist(request, songs: false) },
         .init("listplaylistinfo", .read, 1...2) { s, request in try s.listPlaylist(request, songs: true) },
+        // MPD 0.24: how many songs a playlist names, and their seconds (those of the library).
+        .init("playlistlength", .read, 1...1) { s, request in
+            let file = try s.storedFile(request.arguments[0])
+            let (playlists, known) = (s.playlists, s.catalog.snapshot)
+            return s.afterReading({
+                try ControlSession.acked { () throws(StoredPlaylists.Failure) in
+                    var tracks = try playlists.tracks(of: file())
+                    var (songs, seconds) = (0, 0.0)
+                    while let path = try tracks.next() {
+                        songs += 1
+                        seconds += known.tags(of: path)?.seconds ?? 0
+                    }
+                    return "songs: \(songs)\nplaytime: \(Int(seconds.rounded()))\n"
+                }
+            }, then: { .text($0) })
+        },
+        .init("searchplaylist", .read, 2...4) { s, request in try s.searchPlaylist(request.arguments) },
         .init("load", .change, 1...3) { s, request in
             let args = request.arguments
             let file = try s.storedFile(args[0])
             let playlists = s.playlists
             return s.afterReading({ try ControlSession.acked { () throws(StoredPlaylists.Failure) in try playlists.entries(of: file()) } }) { [unowned s] all in
-                let tracks = args.count >= 2 ? all[try ControlSession.range(args[1], within: all.count)] : all[...]
+                // A range past the end loads what there is, as MPD's.
+                let range = try args.count >= 2 ? ControlSession.parsedRange(args[1]) : (start: 0, end: nil)
+                let tracks = all[min(range.start, all.count)..<min(range.end ?? all.count, all.count)]
                 let known = s.catalog.snapshot
                 let playable = tracks.filter { known.positions[$0] != nil }
                 try s.editQueue { draft in
                     try draft.insert(playable, at: args.count == 3 ? try ControlSession.insertion(args[2], in: draft) : nil)
+                    draft.loadedPlaylist = args[0]
                 }
                 return ""
             }
@@ -31,9 +51,10 @@ extension ControlSession {
             let (args, playlists, queue) = (request.arguments, s.playlists, s.player.listing.paths)
             switch args.count == 2 ? args[1] : "create" {
             case "create": return s.changePlaylist { try playlists.write(args[0], queue, mustBeNew: true) }
-            case "replace": return s.changePlaylist { try playlists.write(args[0], queue) }
-            case "append": return s.changePlaylist { try playlists.edit(args[0], creating: true) { $0 += queue } }
-            default: throw MPDProtocol.Ack(code: .argument, message: "Unrecognized save mode: \(args[1].prefix(64))")
+            // Only to a playlist that is there, as MPD 0.24.
+            case "replace": return s.changePlaylist { try playlists.edit(args[0]) { $0 = queue } }
+            case "append": return s.changePlaylist { try playlists.edit(args[0]) { $0 += queue } }
+            default: throw MPDProtocol.Ack(code: .argument, message: "Unrecognized save mode, expected one of 'create', 'append', 'replace'")
             }
         },
         .init("rm", .change, 1...1) { s, request in
@@ -53,61 +74,61 @@ extension ControlSession {
             // A URL is kept as it is, as `add` queues it.
             let found = try s.tracks(named: args[1])
             guard !found.isEmpty else { throw MPDProtocol.Ack(code: .noExist, message: "No such directory") }
-            let position = try args.count == 3 ? ControlSession.integer(args[2], request.name) : nil
+            let position = try args.count == 3 ? ControlSession.unsigned(args[2], atMost: .max) : nil
             return s.changePlaylist {
                 try playlists.edit(args[0], creating: true) { tracks throws(StoredPlaylists.Failure) in
                     let at = position ?? tracks.count
-                    guard at >= 0, at <= tracks.count else { throw .badPosition }
+                    guard at <= tracks.count else { throw .badInsertion }
                     tracks.insert(contentsOf: found, at: at)
                 }
             }
         },
         .init("playlistdelete", .change, 2...2) { s, request in
             let (args, playlists) = (request.arguments, s.playlists)
-            let spec = args[1]
+            let range = try ControlSession.parsedRange(args[1])
             return s.changePlaylist {
                 try playlists.edit(args[0]) { tracks throws(StoredPlaylists.Failure) in
-                    guard let range = try? ControlSession.range(spec, within: tracks.count), !range.isEmpty else { throw .badPosition }
-                    tracks.removeSubrange(range)
+                    // As MPD: a start past the end is refused, an end past it is the end.
+                    guard range.start <= tracks.count else { throw .badPosition }
+                    tracks.removeSubrange(range.start..<min(range.end ?? tracks.count, tracks.count))
                 }
             }
         },
+        // `playlistmove NAME FROM|START:END TO`: a range too since MPD 0.24. A move of
+        // nothing, or to where it is, is taken without looking, as MPD takes it.
         .init("playlistmove", .change, 3...3) { s, request in
             let (args, playlists) = (request.arguments, s.playlists)
-            let (spec, to) = (args[1], try ControlSession.integer(args[2], request.name))
+            let from = try ControlSession.parsedRange(args[1])
+            guard let end = from.end else { throw MPDProtocol.Ack(code: .argument, message: "Open-ended range not supported") }
+            let to = try ControlSession.integer(args[2], request.name)
+            guard to >= 0 else { throw MPDProtocol.Ack(code: .argument, message: "Integer expected: \(args[2].prefix(64))") }
+            guard end > from.start, from.start != to else { return "" }
             return s.changePlaylist {
                 try playlists.edit(args[0]) { tracks throws(StoredPlaylists.Failure) in
-                    guard let range = try? ControlSession.range(spec, within: tracks.count), !range.isEmpty,
-                          to >= 0, to + range.count <= tracks.count else { throw .badPosition }
-                    let moving = Array(tracks[range])
-                    tracks.removeSubrange(range)
+                    guard end <= tracks.count, to <= tracks.count - (end - from.start) else { throw .badRange }
+                    let moving = Array(tracks[from.start..<end])
+                    tracks.removeSubrange(from.start..<end)
                     tracks.insert(contentsOf: moving, at: to)
                 }
             }
         },
     ]
 
-    /// `listplaylist` (files) and `listplaylistinfo` (`songs`), of a range of it too.
-    /// Found (and, for a range, counted) on the file thread: a playlist of 89,000 lines
-    /// must not hold up the others. Listed as the client reads: never whole in memory.
+    /// `listplaylist` (files) and `listplaylistinfo` (`songs`), of a range of it too (MPD
+    /// 0.24: a range past the end lists what there is). Found on the file thread: a
+    /// playlist of 89,000 lines must not hold up the others. Listed as the client reads:
+    /// never whole in memory.
     private func listPlaylist(_ request: MPDProtocol.Request, songs: Bool) throws -> Reply {
         let args = request.arguments
         let file = try storedFile(args[0])
-        let ranged = args.count == 2
+        let range = try args.count == 2 ? Self.parsedRange(args[1]) : (start: 0, end: nil)
         let playlists = self.playlists
-        return afterReading({
-            try Self.acked { () throws(StoredPlaylists.Failure) in
-                let path = try file()
-                return StoredPlaylistFile(path: path, count: ranged ? try playlists.count(of: path) : nil)
-            }
-        }, then: { [unowned self] found in
-            let range = try found.count.map { try Self.range(args[1], within: $0) } ?? 0..<Int.max
-            var tracks = try Self.acked { () throws(StoredPlaylists.Failure) in try playlists.tracks(of: found.path) }
+        return afterReading({ try Self.acked { () throws(StoredPlaylists.Failure) in try file() } }, then: { [unowned self] path in
+            var tracks = try Self.acked { () throws(StoredPlaylists.Failure) in try playlists.tracks(of: path) }
             let known = catalog.snapshot
-            var (skip, left) = (range.lowerBound, range.count)
+            var (skip, left) = (range.start, range.end.map { $0 - range.start } ?? .max)
             return .stream(ReplyStream.items(until: { [unowned self] out in
-                // The file's end, a file cut short since it was counted, or a line too
-                // long to be a path ends the listing there.
+                // The file's end, or a line too long to be a path, ends the listing there.
                 guard left > 0, let path = try? tracks.next() else { return false }
                 guard skip == 0 else {
                     skip -= 1
@@ -119,6 +140,43 @@ extension ControlSession {
                 } else {
                     out.append(contentsOf: "file: \(MPDProtocol.value(library.uri(path)))\n".utf8)
                 }
+                return true
+            }))
+        })
+    }
+
+    /// `searchplaylist NAME FILTER [window START:END]` (MPD 0.24): the playlist's songs that
+    /// match, case folded as `search` folds it, each with its place in the playlist. As
+    /// MPD reads it, a window follows a filter of one word only.
+    private func searchPlaylist(_ args: [String]) throws -> Reply {
+        let file = try storedFile(args[0])
+        var rest = args.dropFirst()
+        var window = 0..<Int.max
+        if rest.count == 3, rest[rest.startIndex + 1] == "window", let last = rest.last {
+            window = try Self.range(last, within: .max)
+            rest = rest.dropLast(2)
+        }
+        let (filter, used) = try Self.filter(rest, foldCase: true)
+        guard used == rest.count else { throw MPDProtocol.Ack(code: .argument, message: "Unknown argument: \(rest[rest.startIndex + used].prefix(32))") }
+        let test = filter.test(foldCase: true)
+        let playlists = self.playlists
+        return afterReading({ try Self.acked { () throws(StoredPlaylists.Failure) in try file() } }, then: { [unowned self] path in
+            var tracks = try Self.acked { () throws(StoredPlaylists.Failure) in try playlists.tracks(of: path) }
+            let known = catalog.snapshot
+            var (position, skip, left) = (-1, window.lowerBound, window.count)
+            return .stream(ReplyStream.items(until: { [unowned self] out in
+                guard left > 0, let path = try? tracks.next() else { return false }
+                position += 1
+                let tags = known.tags(of: path)
+                guard test(tags ?? SongTags(), { library.uri(path) }, 0) else { return true }
+                guard skip == 0 else {
+                    skip -= 1
+                    return true
+                }
+                left -= 1
+                appendSong(to: &out, path: path, spot: nil, tags: tags)
+                // A file the library does not hold is named alone, as MPD names it.
+                if tags != nil { out.append(contentsOf: "Pos: \(position)\n".utf8) }
                 return true
             }))
         })
@@ -143,6 +201,8 @@ extension ControlSession {
     /// file name relative to the music folder (`Abba/best.m3u`, as `lsinfo` lists it):
     /// the name is checked here, the folder looked in by the caller's thread.
     private func storedFile(_ name: String) throws -> @Sendable () throws(StoredPlaylists.Failure) -> String {
+        // No name names no playlist, as MPD reads it.
+        guard !name.isEmpty else { throw Self.ack(.notFound) }
         if name.contains("/" as Character) {
             guard let found = catalog.snapshot.playlists.first(where: { library.uri($0.path) == name }) else { throw Self.ack(.notFound) }
             let path = found.path
@@ -167,17 +227,11 @@ extension ControlSession {
 
     static func ack(_ failure: StoredPlaylists.Failure) -> MPDProtocol.Ack {
         let code: MPDProtocol.AckCode = switch failure {
-        case .badName, .badPosition: .argument
+        case .badName, .badPosition, .badInsertion, .badRange: .argument
         case .notFound, .noFolder: .noExist
         case .exists: .exist
         case .cannot, .unreadable: .system
         }
         return MPDProtocol.Ack(code: code, message: failure.description)
     }
-}
-
-/// A stored playlist's file and, when asked, how many tracks it names.
-struct StoredPlaylistFile: Sendable {
-    let path: String
-    let count: Int?
 }

@@ -6,11 +6,15 @@ extension ControlSession {
         .init("add", .change, 1...2) { s, request in try s.add(request.arguments, one: false); return "" },
         .init("addid", .change, 1...2) { s, request in "Id: \(try s.add(request.arguments, one: true)[0])\n" },
         .init("delete", .change, 1...1) { s, request in
-            try s.editQueue { draft in try draft.remove(try ControlSession.range(request.arguments[0], within: draft.count)) }
+            try s.editQueue { draft in
+                let range = try ControlSession.range(request.arguments[0], within: draft.count)
+                // Nothing to delete is done, as MPD does it.
+                if !range.isEmpty { try draft.remove(range) }
+            }
             return ""
         },
         .init("deleteid", .change, 1...1) { s, request in
-            let id = try ControlSession.integer(request.arguments[0], request.name)
+            let id = try ControlSession.unsigned(request.arguments[0], atMost: .max)
             try s.editQueue { draft in
                 let at = try draft.position(ofId: id)
                 try draft.remove(at..<at + 1)
@@ -32,7 +36,7 @@ extension ControlSession {
         .init("prioid", .change, 2...) { s, request in
             let args = request.arguments
             let priority = try ControlSession.priority(args[0])
-            let ids = try args.dropFirst().map { try ControlSession.integer($0, request.name) }
+            let ids = try args.dropFirst().map { try ControlSession.unsigned($0, atMost: .max) }
             try s.editQueue { draft in
                 for id in ids {
                     let at = try draft.position(ofId: id)
@@ -47,28 +51,32 @@ extension ControlSession {
         },
         .init("move", .change, 2...2) { s, request in
             let args = request.arguments
-            let to = try ControlSession.integer(args[1], request.name)
-            try s.editQueue { draft in try draft.move(try ControlSession.range(args[0], within: draft.count), to: to) }
+            let from = try ControlSession.parsedRange(args[0])
+            guard let end = from.end else { throw MPDProtocol.Ack(code: .argument, message: "Open-ended range not supported") }
+            try s.editQueue { draft in
+                let range = from.start..<end
+                try draft.move(range, to: try ControlSession.destination(args[1], moving: range, in: draft))
+            }
             return ""
         },
         .init("moveid", .change, 2...2) { s, request in
             let args = request.arguments
-            let (id, to) = (try ControlSession.integer(args[0], request.name), try ControlSession.integer(args[1], request.name))
+            let id = try ControlSession.unsigned(args[0], atMost: .max)
             try s.editQueue { draft in
                 let at = try draft.position(ofId: id)
-                try draft.move(at..<at + 1, to: to)
+                try draft.move(at..<at + 1, to: try ControlSession.destination(args[1], moving: at..<at + 1, in: draft))
             }
             return ""
         },
         .init("swap", .change, 2...2) { s, request in
             let args = request.arguments
-            let (a, b) = (try ControlSession.integer(args[0], request.name), try ControlSession.integer(args[1], request.name))
+            let (a, b) = (try ControlSession.unsigned(args[0], atMost: .max), try ControlSession.unsigned(args[1], atMost: .max))
             try s.editQueue { draft in try draft.swap(a, b) }
             return ""
         },
         .init("swapid", .change, 2...2) { s, request in
             let args = request.arguments
-            let (a, b) = (try ControlSession.integer(args[0], request.name), try ControlSession.integer(args[1], request.name))
+            let (a, b) = (try ControlSession.unsigned(args[0], atMost: .max), try ControlSession.unsigned(args[1], atMost: .max))
             try s.editQueue { draft in try draft.swap(try draft.position(ofId: a), try draft.position(ofId: b)) }
             return ""
         },
@@ -81,7 +89,11 @@ extension ControlSession {
             return ""
         },
         .init("consume", .change, 1...1) { s, request in
-            s.player.perform(.setOption(.consume(try ControlSession.boolean(request.arguments[0], request.name))))
+            let arg = request.arguments[0]
+            guard let consume = MPDProtocol.consume(arg) else {
+                throw MPDProtocol.Ack(code: .argument, message: "Unrecognized consume mode, expected 0, 1, or oneshot")
+            }
+            s.player.perform(.setOption(.consume(consume)))
             return ""
         },
     ]
@@ -100,7 +112,7 @@ extension ControlSession {
     private func add(_ args: [String], one: Bool) throws -> [Int] {
         let found = try tracks(named: args[0])
         guard !found.isEmpty else { throw MPDProtocol.Ack(code: .noExist, message: "No such directory") }
-        guard !one || found.count == 1 else { throw MPDProtocol.Ack(code: .noExist, message: "Not a file") }
+        guard !one || found.count == 1 else { throw MPDProtocol.Ack(code: .noExist, message: "No such song") }
         return try editQueue { draft in
             try draft.insert(found, at: args.count == 2 ? try Self.insertion(args[1], in: draft) : nil)
         }
@@ -110,10 +122,12 @@ extension ControlSession {
     /// starts at that time (at the frame the library's format gives, so nothing is heard before it).
     private func seek(_ request: MPDProtocol.Request, byId: Bool) throws {
         let args = request.arguments
-        let key = try Self.integer(args[0], request.name)
-        guard let seconds = Double(args[1]), seconds.isFinite, seconds >= 0 else {
-            throw MPDProtocol.Ack(code: .argument, message: "Number expected: \(args[1].prefix(64))")
+        let key = try Self.unsigned(args[0], atMost: .max)
+        // Not NaN or infinity, which MPD takes (and seeks nowhere sensible with).
+        guard let seconds = Double(args[1]), seconds.isFinite else {
+            throw MPDProtocol.Ack(code: .argument, message: "Float expected: \(args[1].prefix(64))")
         }
+        guard seconds >= 0 else { throw MPDProtocol.Ack(code: .argument, message: "Negative value not allowed: \(args[1].prefix(64))") }
         let listing = player.listing
         let found = byId ? listing.ids.firstIndex(of: key) : (listing.paths.indices.contains(key) ? key : nil)
         guard let position = found else {
@@ -143,8 +157,6 @@ extension ControlSession {
         }
     }
 
-    /// Where `addid`/`add` put new entries: a position, or `+N`/`-N` counted from the
-    /// current entry (`+0` right after it), as MPD 0.23 takes them.
     /// A URL a client queues: one line of visible characters, of a sane length.
     static func url(_ text: String) throws -> String {
         guard NetworkPlayback.isQueueable(text) else { throw MPDProtocol.Ack(code: .argument, message: "Malformed URL") }
@@ -160,13 +172,32 @@ extension ControlSession {
         }
     }
 
+    /// Where `add`, `addid`, `load` and the like put new entries: a position up to the
+    /// queue's end, or `+N`/`-N` counted from the current entry (`+0` right after it), as
+    /// MPD takes them.
     static func insertion(_ text: String, in draft: QueueDraft) throws -> Int {
-        let bad = MPDProtocol.Ack(code: .argument, message: "Bad song index")
-        guard let n = Int(text) else { throw bad }
-        guard text.hasPrefix("+") || text.hasPrefix("-") else { return n }
-        guard let current = draft.current else { throw MPDProtocol.Ack(code: .argument, message: "No current song") }
-        let at = text.hasPrefix("+") ? current + 1 + n : current + n
-        guard at >= 0, at <= draft.count else { throw bad }
-        return at
+        guard let sign = text.first, sign == "+" || sign == "-" else { return try unsigned(text, atMost: draft.count) }
+        guard let current = draft.current else { throw MPDProtocol.Ack(code: .playerSync, message: "No current song") }
+        let offset = String(text.dropFirst())
+        return sign == "+" ? current + 1 + (try unsigned(offset, atMost: draft.count - current - 1)) : current - (try unsigned(offset, atMost: current))
+    }
+
+    /// Where `move` and `moveid` put `range`: a position in the queue without it, or
+    /// `+N`/`-N` from the current entry, which may not be among those moved; as MPD reads it.
+    static func destination(_ text: String, moving range: Range<Int>, in draft: QueueDraft) throws -> Int {
+        guard let sign = text.first, sign == "+" || sign == "-" else { return try unsigned(text, atMost: max(0, draft.count - range.count)) }
+        guard var current = draft.current else { throw MPDProtocol.Ack(code: .playerSync, message: "No current song") }
+        guard !range.contains(current) else { throw MPDProtocol.Ack(code: .argument, message: "Cannot move current song relative to itself") }
+        if current >= range.upperBound { current -= range.count }
+        let offset = try unsigned(String(text.dropFirst()), atMost: max(0, draft.count - current - range.count))
+        return sign == "+" ? current + 1 + offset : current - offset
+    }
+
+    /// A whole number from 0 to `maximum`, refused in MPD's words (a negative one is "too
+    /// large", as MPD reads it unsigned).
+    static func unsigned(_ text: String, atMost maximum: Int) throws -> Int {
+        guard let value = Int(text) else { throw MPDProtocol.Ack(code: .argument, message: "Integer expected: \(text.prefix(64))") }
+        guard value >= 0, value <= maximum else { throw MPDProtocol.Ack(code: .argument, message: "Number too large: \(text.prefix(64))") }
+        return value
     }
 }

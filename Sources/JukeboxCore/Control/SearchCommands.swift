@@ -1,40 +1,23 @@
 /// MPD's commands that search the library: find and search (with `sort` and `window`),
-/// findadd and searchadd, count and list (with `group`), over the catalog's tags; and
-/// playlistfind and playlistsearch, over the queue.
+/// findadd and searchadd, count and list (with `group`), over the catalog's tags
+/// (`QueueSearchCommands` searches the queue).
 extension ControlSession {
     static let searchCommands: [MPDCommand] = [
-        .init("find", .read, 0...) { s, request in try s.find(request, foldCase: false) },
-        .init("search", .read, 0...) { s, request in try s.find(request, foldCase: true) },
-        .init("findadd", .change, 0...) { s, request in try s.find(request, foldCase: false) },
-        .init("searchadd", .change, 0...) { s, request in try s.find(request, foldCase: true) },
+        .init("find", .read, 1...) { s, request in try s.find(request, foldCase: false) },
+        .init("search", .read, 1...) { s, request in try s.find(request, foldCase: true) },
+        .init("findadd", .change, 1...) { s, request in try s.find(request, foldCase: false) },
+        .init("searchadd", .change, 1...) { s, request in try s.find(request, foldCase: true) },
         // `searchaddpl NAME FILTER...`: what `searchadd` would queue, into a stored playlist
         // (made when something is found, as MPD makes it).
         .init("searchaddpl", .change, 2...) { s, request in
             try s.find(.init(name: request.name, arguments: Array(request.arguments.dropFirst())), foldCase: true,
                        playlist: request.arguments[0])
         },
-        .init("playlistfind", .read, 0...) { s, request in try s.findInQueue(request.arguments, foldCase: false) },
-        .init("playlistsearch", .read, 0...) { s, request in try s.findInQueue(request.arguments, foldCase: true) },
-        .init("count", .read, 0...) { s, request in try s.countSongs(request.arguments, foldCase: false) },
-        // MPD 0.24's `count` as `search` matches.
+        .init("count", .read, 1...) { s, request in try s.countSongs(request.arguments, foldCase: false) },
+        // MPD 0.24: `count` as `search` matches, case folded.
         .init("searchcount", .read, 1...) { s, request in try s.countSongs(request.arguments, foldCase: true) },
         .init("list", .read, 1...) { s, request in try s.listValues(request.arguments) },
     ]
-
-    /// `playlistfind` and `playlistsearch` (`foldCase`): the queue's entries that match.
-    private func findInQueue(_ args: [String], foldCase fold: Bool) throws -> Reply {
-        let known = catalog.snapshot
-        let (filter, used) = try Self.filter(args[...], foldCase: fold)
-        guard used == args.count else { throw MPDProtocol.Ack(code: .argument, message: "Unknown argument: \(args[used].prefix(32))") }
-        let status = player.status
-        let listing = player.listing
-        let test = filter.test(foldCase: fold)
-        let found = listing.paths.indices.filter { at in
-            test(tags(of: listing.paths[at], position: at, status: status, catalog: known) ?? SongTags(), { library.uri(listing.paths[at]) },
-                 listing.spot(at).priority)
-        }
-        return .stream(songs(found, of: listing, status: status))
-    }
 
     /// `find` and `search` (`foldCase`), with `sort` and `window`; `findadd` and
     /// `searchadd`, with `position`, queue what they find, and `searchaddpl` puts it in
@@ -110,19 +93,27 @@ extension ControlSession {
         })
     }
 
-    /// `count [FILTER] [group TAG]` (`searchcount`: `foldCase`): songs and seconds, in all
-    /// or by the group's values.
+    /// `count [FILTER] [group TAG]`: songs and seconds, in all or by the group's values;
+    /// `searchcount` (`foldCase`) as `search` matches.
     private func countSongs(_ args: [String], foldCase fold: Bool) throws -> Reply {
         let known = catalog.snapshot
+        // As MPD reads it: `group TAG` is the last two words, the filter all before them.
         var rest = args[...]
-        var filter: SongFilter?
-        if let first = rest.first, first.lowercased() != "group" {
-            let (parsed, used) = try Self.filter(rest, foldCase: fold)
-            filter = parsed
-            rest = rest.dropFirst(used)
+        var groups: [MPDTag] = []
+        if rest.count >= 2, rest[rest.endIndex - 2] == "group", let name = rest.last {
+            guard let tag = MPDTag(named: name) else { throw MPDProtocol.Ack(code: .argument, message: "Unknown tag type: \(name.prefix(64))") }
+            groups = [tag]
+            rest = rest.dropLast(2)
         }
-        let groups = try Self.groups(rest)
-        guard groups.count <= 1 else { throw MPDProtocol.Ack(code: .argument, message: "Too many group tags") }
+        var filter: SongFilter?
+        if let first = rest.first {
+            guard first.hasPrefix("(") || rest.count % 2 == 0 else {
+                throw MPDProtocol.Ack(code: .argument, message: "Incorrect number of filter arguments")
+            }
+            let (parsed, used) = try Self.filter(rest, foldCase: fold)
+            guard used == rest.count else { throw MPDProtocol.Ack(code: .argument, message: "Unknown filter type") }
+            filter = parsed
+        }
         let test = filter?.test(foldCase: fold)
         let found = test.map { test in known.tracks.filter { track in test(track.tags, { library.uri(track.path) }, 0) } } ?? known.tracks
         func totals(_ tracks: some Sequence<LibraryTrack>) -> String {
@@ -223,7 +214,7 @@ extension ControlSession {
         return .text(out)
     }
 
-    private static func filter(_ args: ArraySlice<String>, foldCase: Bool) throws -> (SongFilter, used: Int) {
+    static func filter(_ args: ArraySlice<String>, foldCase: Bool) throws -> (SongFilter, used: Int) {
         do {
             return try SongFilter.parse(args, oldStyleContains: foldCase)
         } catch {

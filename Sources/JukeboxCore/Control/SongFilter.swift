@@ -139,7 +139,8 @@ public indirect enum SongFilter {
             if let time = Self.time(args[at]) {
                 parts.append(.since(time, seconds: try Self.seconds(args[at + 1])))
             } else {
-                let subject = try subject(args[at])
+                // Unnamed here, as MPD words it for a pair (an expression names it).
+                guard let subject = try? subject(args[at]) else { throw Problem(message: "Unknown filter type") }
                 parts.append(.compare(subject, subject == .base ? .equal : (oldStyleContains ? .contains : .equal), args[at + 1]))
             }
             at += 2

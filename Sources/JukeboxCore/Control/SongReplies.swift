@@ -5,18 +5,18 @@ import Glibc
 /// How the status and songs are written: MPD's fields in MPD's order, values made safe,
 /// and listings of thousands of songs built as bytes.
 extension ControlSession {
-    /// `status`: MPD 0.23's fields in its order, then the box's own (`output`, `mixer`).
+    /// `status`: MPD 0.24's fields in its order, then the box's own (`output`, `mixer`).
     /// `format` stands in for the stream's while the track is not open yet.
     static func status(_ s: PlayerStatus, bitrate: Int?, updating: Int? = nil, format: String? = nil) -> String {
         let o = s.options
-        var out = "volume: \(s.volume)\nrepeat: \(o.repeat ? 1 : 0)\nrandom: \(o.random ? 1 : 0)\nsingle: \(MPDProtocol.text(o.single))\nconsume: \(o.consume ? 1 : 0)\n"
+        var out = "volume: \(s.volume)\nrepeat: \(o.repeat ? 1 : 0)\nrandom: \(o.random ? 1 : 0)\nsingle: \(MPDProtocol.text(o.single))\nconsume: \(MPDProtocol.text(o.consume))\n"
         out += "partition: default\nplaylist: \(s.queueVersion)\nplaylistlength: \(s.queueLength)\nmixrampdb: 0\n"
         let state = switch s.state {
         case .playing, .loading: "play"
         case .paused: "pause"
         case .stopped, .error: "stop"
         }
-        out += "state: \(state)\n"
+        out += "state: \(state)\nlastloadedplaylist: \(MPDProtocol.value(s.loadedPlaylist ?? ""))\n"
         if let spot = s.selected { out += "song: \(spot.position)\nsongid: \(spot.id)\n" }
         if state != "stop", s.queuePosition != nil {
             out += "time: \(Int(s.elapsed)):\(Int(s.duration.rounded()))\nelapsed: \(format3(s.elapsed))\n"

@@ -6,8 +6,10 @@ extension ControlSession {
         .init("listmounts", .read, 0...0) { s, _ in
             "mount: \nstorage: \(MPDProtocol.value(String(s.library.root.dropLast())))\n"
         },
-        .init("mount", .change, 2...2) { _, _ in throw MPDProtocol.Ack(code: .argument, message: "Unrecognized storage URI") },
-        .init("unmount", .change, 1...1) { _, request in
+        // Answered, and left out of `commands`, as MPD 0.24 leaves them out where nothing can
+        // be mounted (a database without a cache folder).
+        .init("mount", .change, 2...2, listed: false) { _, _ in throw MPDProtocol.Ack(code: .argument, message: "Unrecognized storage URI") },
+        .init("unmount", .change, 1...1, listed: false) { _, request in
             throw MPDProtocol.Ack(code: .argument, message: request.arguments[0].isEmpty ? "Bad mount point" : "Not a mount point")
         },
         // MPD without neighbor plugins answers it but leaves it out of `commands`.

@@ -39,6 +39,10 @@ public struct StoredPlaylists: Sendable {
         case exists
         /// A position or range outside the playlist.
         case badPosition
+        /// A place to add at beyond the playlist's end.
+        case badInsertion
+        /// A move whose source or destination is outside the playlist (MPD's words for it).
+        case badRange
         /// A file operation on `path` failed at `step`.
         case cannot(step: String, path: String, Errno)
         case unreadable(path: String, reason: String)
@@ -50,6 +54,8 @@ public struct StoredPlaylists: Sendable {
             case .notFound: "No such playlist"
             case .exists: "Playlist already exists"
             case .badPosition: "Bad song index"
+            case .badInsertion: "Bad position"
+            case .badRange: "Bad range"
             case .cannot(let step, let path, let errno): "cannot \(step) \(FilePath.displayed(path)): \(errno)"
             case .unreadable(let path, let reason): "\(FilePath.displayed(path)): \(reason)"
             }
@@ -100,14 +106,6 @@ public struct StoredPlaylists: Sendable {
         var entries: [String] = []
         while let track = try tracks.next() { entries.append(track) }
         return entries
-    }
-
-    /// How many tracks the playlist file at `path` names, read through without keeping them.
-    public func count(of path: String) throws(Failure) -> Int {
-        var tracks = try tracks(of: path)
-        var count = 0
-        while try tracks.next() != nil { count += 1 }
-        return count
     }
 
     /// The tracks of the playlist file at `path` one at a time, as absolute paths with `.`

@@ -17,6 +17,15 @@ public struct PlayOptions: Sendable, Equatable, Codable, BitwiseCopyable {
         case oneshot
     }
 
+    /// Whether a track played leaves the queue: `true` and `false` stand for on and off.
+    public enum Consume: String, Sendable, BitwiseCopyable, ExpressibleByBooleanLiteral {
+        case off, on
+        /// As `on` for one track only: once it has left the queue, consume is off again (MPD 0.24).
+        case oneshot
+
+        public init(booleanLiteral on: Bool) { self = on ? .on : .off }
+    }
+
     /// After the last track, start again from the first (with `single`: the same track again).
     public var `repeat` = false
     /// A random order in which every track plays once per cycle.
@@ -24,9 +33,9 @@ public struct PlayOptions: Sendable, Equatable, Codable, BitwiseCopyable {
     /// Stop after the current track (with `repeat`: play it again).
     public var single = Single.off
     /// A track played leaves the queue.
-    public var consume = false
+    public var consume = Consume.off
 
-    public init(repeat r: Bool = false, random: Bool = false, single: Single = .off, consume: Bool = false) {
+    public init(repeat r: Bool = false, random: Bool = false, single: Single = .off, consume: Consume = .off) {
         self.repeat = r
         self.random = random
         self.single = single
@@ -38,7 +47,7 @@ public struct PlayOptions: Sendable, Equatable, Codable, BitwiseCopyable {
         case `repeat`(Bool)
         case random(Bool)
         case single(Single)
-        case consume(Bool)
+        case consume(Consume)
 
         /// For the log: "repeat on", "single oneshot".
         public var label: String {
@@ -46,7 +55,7 @@ public struct PlayOptions: Sendable, Equatable, Codable, BitwiseCopyable {
             case .repeat(let on): "repeat \(on ? "on" : "off")"
             case .random(let on): "random \(on ? "on" : "off")"
             case .single(let value): "single \(value.rawValue)"
-            case .consume(let on): "consume \(on ? "on" : "off")"
+            case .consume(let value): "consume \(value.rawValue)"
             }
         }
     }
@@ -56,11 +65,11 @@ public struct PlayOptions: Sendable, Equatable, Codable, BitwiseCopyable {
         case .repeat(let on): self.repeat = on
         case .random(let on): random = on
         case .single(let value): single = value
-        case .consume(let on): consume = on
+        case .consume(let value): consume = value
         }
     }
 
-    public init(mode: PlayMode, consume: Bool = false) {
+    public init(mode: PlayMode, consume: Consume = .off) {
         switch mode {
         case .once: self.init(consume: consume)
         case .repeatAll: self.init(repeat: true, consume: consume)
@@ -88,7 +97,28 @@ public struct PlayOptions: Sendable, Equatable, Codable, BitwiseCopyable {
         case (false, _, false): words = "single"
         }
         if random, single != .off { words += ", single" }
-        if consume { words += ", consume" }
+        if consume != .off { words += ", consume" }
         return words
+    }
+}
+
+/// A state file from before consume had a one-shot kept it as a boolean.
+extension PlayOptions.Consume: Codable {
+    public init(from decoder: any Decoder) throws {
+        let value = try decoder.singleValueContainer()
+        if let on = try? value.decode(Bool.self) {
+            self = on ? .on : .off
+            return
+        }
+        let name = try value.decode(String.self)
+        guard let consume = Self(rawValue: name) else {
+            throw DecodingError.dataCorruptedError(in: value, debugDescription: "consume is off, on or oneshot, not \(name)")
+        }
+        self = consume
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var value = encoder.singleValueContainer()
+        try value.encode(rawValue)
     }
 }

@@ -27,6 +27,8 @@ public struct PlayerStatus: @unchecked Sendable, Equatable {
         public var tagChanges = 0
         /// The queue's version when its list of entries last changed (not their tags).
         public var tracksVersion = 1
+        /// The stored playlist a client loaded last, until the queue is cleared.
+        public var loadedPlaylist: String?
         public var path: String?
         public var metadata: TrackMetadata?
         public var info: StreamInfo?
@@ -107,6 +109,7 @@ extension PlayerStatus {
         s.queueVersion = queue.version
         s.tagChanges = queue.tagChanges
         s.tracksVersion = queue.tracksVersion
+        s.loadedPlaylist = queue.loadedPlaylist
         s.path = s.queuePosition.flatMap { queue.tracks[safe: $0] }
         s.metadata = cursor.currentMetadata
         s.info = cursor.currentInfo

@@ -413,9 +413,13 @@ final class PlayingQueue {
         return true
     }
 
-    /// With consume on, the entry that finished leaves the queue.
+    /// With consume on, the entry that finished leaves the queue; a one-shot consume then is off.
     private func consume(_ position: Int) {
-        guard queue.order.options.consume, let moved = queue.consume(position) else { return }
+        guard queue.order.options.consume != .off, let moved = queue.consume(position) else { return }
         queueChanged(moved)
+        guard queue.order.options.consume == .oneshot else { return }
+        var options = queue.order.options
+        options.consume = .off
+        if queue.order.setOptions(options) { outbox.changed(.options) }
     }
 }

@@ -21,11 +21,15 @@ public struct QueueDraft {
     /// Where the current entry is (playing or not).
     public let current: Int?
     private(set) var lastId: Int
+    /// The stored playlist loaded last (MPD 0.24's `lastloadedplaylist`), until the queue
+    /// is cleared.
+    public var loadedPlaylist: String?
 
-    init(entries: [QueueEntry], current: Int?, lastId: Int) {
+    init(entries: [QueueEntry], current: Int?, lastId: Int, loadedPlaylist: String? = nil) {
         self.entries = entries
         self.current = current
         self.lastId = lastId
+        self.loadedPlaylist = loadedPlaylist
     }
 
     public enum Refusal: Error, Equatable {
@@ -63,7 +67,10 @@ public struct QueueDraft {
         entries.removeSubrange(range)
     }
 
-    public mutating func removeAll() { entries.removeAll() }
+    public mutating func removeAll() {
+        entries.removeAll()
+        loadedPlaylist = nil
+    }
 
     /// Moves the entries in `range` so that the first of them ends up at `position`
     /// (counted in the queue without them, as MPD does).

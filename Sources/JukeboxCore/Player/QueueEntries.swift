@@ -13,6 +13,8 @@ struct QueueEntries {
     /// a client sets one.
     private(set) var priorities: [Int] = []
     private(set) var lastId = 0
+    /// The stored playlist a client loaded last, until the queue is cleared or replaced.
+    private(set) var loadedPlaylist: String?
     private(set) var version = 1
     /// The version at which the list of tracks last changed: a new title of the playing
     /// stream moves `version` too (clients list it), but is nothing to save.
@@ -69,13 +71,15 @@ struct QueueEntries {
 
     /// A copy for a client's command to change.
     func draft(current: Int?) -> QueueDraft {
-        QueueDraft(entries: ids.indices.map { QueueEntry(id: ids[$0], path: tracks[$0], priority: priority(at: $0)) }, current: current, lastId: lastId)
+        QueueDraft(entries: ids.indices.map { QueueEntry(id: ids[$0], path: tracks[$0], priority: priority(at: $0)) }, current: current, lastId: lastId,
+                   loadedPlaylist: loadedPlaylist)
     }
 
     /// Takes a client's changed copy: where each old entry went (nil: removed), or nil
     /// when the copy changed nothing.
     mutating func apply(_ draft: QueueDraft) -> [Int?]? {
         lastId = draft.lastId
+        loadedPlaylist = draft.loadedPlaylist
         let newIds = draft.entries.map(\.id)
         let paths = draft.entries.map(\.path)
         let newPriorities = draft.entries.contains { $0.priority != 0 } ? draft.entries.map(\.priority) : []
@@ -90,6 +94,7 @@ struct QueueEntries {
     /// (`edited`), or the library's tracks again. Returns where the old entries went.
     mutating func replaceAll(_ paths: [String], edited: Bool) -> [Int?] {
         self.edited = edited
+        loadedPlaylist = nil
         let fresh = Array(lastId + 1 ..< lastId + 1 + paths.count)
         lastId += paths.count
         return replace(ids: fresh, paths: paths, priorities: [], moved: ids.map { _ in nil })

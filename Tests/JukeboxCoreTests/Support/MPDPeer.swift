@@ -97,7 +97,12 @@ final class MPDPeer {
             }
         }
         guard let connection = connected else { return false }
-        _ = connection.reply(to: "update")
+        // MPD scans a new database as it starts: asked again only when it has not, since
+        // MPD 0.24.2 loses the playlist files a second scan finds unchanged (0.24.5 fixed it).
+        if !connection.reply(to: "status").contains(where: { $0.hasPrefix("updating_db:") }),
+           !connection.reply(to: "stats").contains("songs: \(songs)") {
+            _ = connection.reply(to: "update")
+        }
         while Date() < deadline {
             let status = connection.reply(to: "status")
             let stats = connection.reply(to: "stats")

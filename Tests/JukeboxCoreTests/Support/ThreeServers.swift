@@ -18,12 +18,11 @@ final class ThreeServers {
 
     init(name: String) throws {
         library = try DifferentialLibrary(name: name)
-        (mpd23, box) = try library.serve()
-        let playlists = library.folder + "/mpd24-playlists"
-        try FileManager.default.copyItem(atPath: library.mpdPlaylists, toPath: playlists)
-        mpd24 = try MPDPeer(name: name, musicDirectory: library.music, playlistsDirectory: playlists,
-                            stickerFile: library.folder + "/mpd24-stickers.sql", release: .backports)
-        #expect(try mpd24.scan(expecting: library.songs), "MPD 0.24.2 did not scan the library: \(mpd24.log)")
+        let (mpds, served) = try library.serve()
+        func peer(_ release: MPDPeer.Release) throws -> MPDPeer {
+            try #require(mpds.first { $0.release == release }, "no MPD \(release.rawValue) among the oracles")
+        }
+        (mpd23, mpd24, box) = (try peer(.bookworm), try peer(.backports), served)
     }
 
     deinit { library.remove() }
