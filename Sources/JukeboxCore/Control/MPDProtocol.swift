@@ -157,24 +157,26 @@ public enum MPDProtocol {
         var time = time_t(seconds)
         var parts = tm()
         gmtime_r(&time, &parts)
-        func two(_ n: Int32) {
-            out.append(0x30 + UInt8(truncatingIfNeeded: n / 10 % 10))
-            out.append(0x30 + UInt8(truncatingIfNeeded: n % 10))
+        let year = Int(parts.tm_year) + 1900
+        // Made in a 20-byte template on the stack and appended once: a byte at a time, the
+        // reply's array checked its storage 20 times a time, 20,000 times a listing.
+        var text: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
+                   UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
+            (0, 0, 0, 0, 0x2d, 0, 0, 0x2d, 0, 0, 0x54, 0, 0, 0x3a, 0, 0, 0x3a, 0, 0, 0x5a)  // ____-__-__T__:__:__Z
+        withUnsafeMutableBytes(of: &text) { bytes in
+            func two(_ n: Int, at place: Int) {
+                bytes[place] = 0x30 + UInt8(truncatingIfNeeded: n / 10 % 10)
+                bytes[place + 1] = 0x30 + UInt8(truncatingIfNeeded: n % 10)
+            }
+            two(year / 100, at: 0)
+            two(year % 100, at: 2)
+            two(Int(parts.tm_mon) + 1, at: 5)
+            two(Int(parts.tm_mday), at: 8)
+            two(Int(parts.tm_hour), at: 11)
+            two(Int(parts.tm_min), at: 14)
+            two(Int(parts.tm_sec), at: 17)
+            out.append(contentsOf: UnsafeRawBufferPointer(bytes))
         }
-        let year = parts.tm_year + 1900
-        two(year / 100)
-        two(year % 100)
-        out.append(0x2d)  // -
-        two(parts.tm_mon + 1)
-        out.append(0x2d)
-        two(parts.tm_mday)
-        out.append(0x54)  // T
-        two(parts.tm_hour)
-        out.append(0x3a)  // :
-        two(parts.tm_min)
-        out.append(0x3a)
-        two(parts.tm_sec)
-        out.append(0x5a)  // Z
     }
 
     // MARK: Options
