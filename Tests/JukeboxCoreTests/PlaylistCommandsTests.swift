@@ -128,7 +128,7 @@ import Testing
         #expect(box.say("playlistmove new 0 3") == "ACK [2@0] {playlistmove} Bad range\n")
         #expect(box.say("rename new old") == "OK\n")
         #expect(box.say("save other") == "OK\n")
-        #expect(box.say("rename old other") == "ACK [56@0] {rename} Playlist already exists\n")
+        #expect(box.say("rename old other") == "ACK [56@0] {rename} Playlist exists already\n")
         #expect(box.say("playlistclear old") == "OK\n")
         #expect(box.say("listplaylist old") == "OK\n")
         #expect(box.say("rm old") == "OK\n")

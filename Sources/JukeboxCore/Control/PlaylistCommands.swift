@@ -67,7 +67,7 @@ extension ControlSession {
         },
         .init("playlistclear", .change, 1...1) { s, request in
             let (args, playlists) = (request.arguments, s.playlists)
-            return s.changePlaylist { try playlists.edit(args[0], creating: true) { $0.removeAll() } }
+            return s.changePlaylist { try playlists.edit(args[0]) { $0.removeAll() } }
         },
         .init("playlistadd", .change, 2...3) { s, request in
             let (args, playlists) = (request.arguments, s.playlists)
@@ -229,7 +229,7 @@ extension ControlSession {
         let code: MPDProtocol.AckCode = switch failure {
         case .badName, .badPosition, .badInsertion, .badRange: .argument
         case .notFound, .noFolder: .noExist
-        case .exists: .exist
+        case .exists, .renameTargetExists: .exist
         case .cannot, .unreadable: .system
         }
         return MPDProtocol.Ack(code: code, message: failure.description)

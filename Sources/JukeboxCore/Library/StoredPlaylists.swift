@@ -37,6 +37,8 @@ public struct StoredPlaylists: Sendable {
         case badName
         case notFound
         case exists
+        /// A rename onto a playlist there is (MPD words it apart from `save`'s).
+        case renameTargetExists
         /// A position or range outside the playlist.
         case badPosition
         /// A place to add at beyond the playlist's end.
@@ -53,6 +55,7 @@ public struct StoredPlaylists: Sendable {
             case .badName: "Bad playlist name"
             case .notFound: "No such playlist"
             case .exists: "Playlist already exists"
+            case .renameTargetExists: "Playlist exists already"
             case .badPosition: "Bad song index"
             case .badInsertion: "Bad position"
             case .badRange: "Bad range"
@@ -175,7 +178,7 @@ public struct StoredPlaylists: Sendable {
 
     public func rename(_ name: String, to newName: String) throws(Failure) {
         guard let path = try existing(name) else { throw .notFound }
-        guard try existing(newName) == nil else { throw .exists }
+        guard try existing(newName) == nil else { throw .renameTargetExists }
         let ext = Self.split(AtomicFile.name(of: path))?.ext ?? "m3u"
         let target = "\(folder)/\(newName).\(ext)"
         do {
