@@ -44,7 +44,7 @@ public final class InputActionLog: @unchecked Sendable {
         case .stop: return [.stop]
         case .next, .previous, .playPosition, .playFrom: return [.start, .seek]
         case .seek, .skip, .seekFraction, .fastForward(.begin), .rewind(.begin): return [.seek, .start]
-        case .setVolume, .volumeStep: return [.volume]
+        case .setVolume, .volumeStep, .capVolume: return [.volume]
         case .setMode, .setOption, .setReplayGainMode, .clearError, .cycleMode, .fastForward(.end), .rewind(.end), .setSpeed, .speedStep: return []
         }
     }

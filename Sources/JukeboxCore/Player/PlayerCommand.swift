@@ -41,6 +41,9 @@ public enum PlayerCommand: Sendable, Equatable {
     case interruptionEnded
     /// Forget the last error the status reports (MPD's `clearerror`).
     case clearError
+    /// A ceiling on the volume from quiet hours or a card (nil: lifted); a louder volume
+    /// comes down to it at once.
+    case capVolume(VolumeCaps.Source, Int?)
 }
 
 extension PlayerCommand: CustomStringConvertible {
@@ -71,6 +74,7 @@ extension PlayerCommand: CustomStringConvertible {
         case .interruptionBegan: return "interruption began"
         case .interruptionEnded: return "interruption ended"
         case .clearError: return "clear the error"
+        case .capVolume(let source, let cap): return "\(source.rawValue) volume cap \(cap.map(String.init) ?? "lifted")"
         }
     }
 }

@@ -24,7 +24,9 @@ final class PlayerMachine {
         playing = PlayingQueue(queue: queue, places: FolderPlaces(folders: settings.rememberFolders), control: control, outbox: outbox)
     }
 
-    private var volumeLimits: ClosedRange<Int> { settings.minimumVolume...settings.maximumVolume }
+    /// Quiet hours' and the card's ceilings under the config's.
+    private var caps = VolumeCaps()
+    private var volumeLimits: ClosedRange<Int> { caps.limits(minimum: settings.minimumVolume, maximum: settings.maximumVolume) }
 
     // MARK: What the player asks of it (see `Player` for each)
 
@@ -176,6 +178,9 @@ final class PlayerMachine {
             if state == .error { control.state = .stopped }
         case .interruptionEnded:
             control.interruptionEnded(resuming: settings.resumeAfterInterruption)
+        case .capVolume(let source, let cap):
+            caps.set(source, to: cap)
+            control.setVolume(control.volume, within: volumeLimits)
         }
         notify()
     }
