@@ -276,6 +276,12 @@ public final class Daemon: @unchecked Sendable {
         }
     }
 
+    /// A card reader's sighting (readers are inputs: `[[input.reader]]`), or the socket's
+    /// virtual card.
+    func cardReported(_ report: ReaderReport) {
+        logger.info("card: \(report.reader): \(report.sighting)")
+    }
+
     private func keyPressed(_ action: KeyboardInput.Action) {
         switch action {
         case .command(let command): player.send(command)
