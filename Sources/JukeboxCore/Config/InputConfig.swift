@@ -82,6 +82,29 @@ public struct InputConfig: Sendable, Equatable {
         public var place: ConfigPlace
     }
 
+    /// A card reader (`[[input.reader]]`): what it reports goes to the cards, not the player.
+    public struct Reader: Sendable, Equatable {
+        public enum Kind: Sendable, Equatable {
+            /// A USB reader that types the number and Enter: an evdev device name or path,
+            /// grabbed so the digits reach nothing else.
+            case hid(device: String)
+            /// A 125 kHz RDM6300 on a serial port (`/dev/ttyS0`, `/dev/serial0`).
+            case rdm6300(port: String)
+            /// A PN532 through libnfc, by its connection string (`pn532_uart:/dev/ttyS0`,
+            /// `pn532_i2c:/dev/i2c-1`, `pn532_spi:/dev/spidev0.0`).
+            case pn532(connection: String)
+        }
+        public var name: String
+        public var kind: Kind
+        public var place: ConfigPlace
+
+        public init(name: String, kind: Kind, place: ConfigPlace) {
+            self.name = name
+            self.kind = kind
+            self.place = place
+        }
+    }
+
     /// The chip lines are on unless an entry names another (the 40-pin header's).
     public var chip = "gpiochip0"
     public var debounceMilliseconds = 20
@@ -96,10 +119,11 @@ public struct InputConfig: Sendable, Equatable {
     public var interruptions: [Interruption] = []
     public var keys: [Key] = []
     public var axes: [Axis] = []
+    public var readers: [Reader] = []
 
     public init() {}
 
-    public var isEmpty: Bool { buttons.isEmpty && encoders.isEmpty && interruptions.isEmpty && keys.isEmpty && axes.isEmpty }
+    public var isEmpty: Bool { buttons.isEmpty && encoders.isEmpty && interruptions.isEmpty && keys.isEmpty && axes.isEmpty && readers.isEmpty }
 
     /// Every GPIO line claimed, with who claims it.
     public var claimedLines: [(line: Line, user: String)] {
