@@ -57,6 +57,9 @@ public final class Daemon: @unchecked Sendable {
     private let engineService: EngineService
     private let control: ControlService
     private let inputs: InputService
+    /// Where a button's request of the box goes (`boxRequested`), set once all parts exist.
+    private typealias BoxRequestHandler = @Sendable (BoxAction, InputAction) -> Void
+    private let boxRequests: ConditionLocked<BoxRequestHandler?>
     private let library: LibraryService
     private let resume: ResumeService
     private let screen: ScreenService
@@ -105,12 +108,19 @@ public final class Daemon: @unchecked Sendable {
                                  scope: ControlService.scope(config), logger: logger)
         let player = self.player
         let actions = actionLog
+        let boxRequests = ConditionLocked<BoxRequestHandler?>(nil)
+        self.boxRequests = boxRequests
         inputs = InputService(config: config.input, logger: logger) { action in
             actions.sent(action, at: MonotonicClock.now())
-            // Applied on the input thread: a knob's detent goes from here to the audio
-            // thread and nowhere else. Behind a library's list being set, it is queued
-            // instead, so the input thread never waits for that.
-            player.performUnlessBusy(action.command)
+            switch action.command {
+            case .player(let command):
+                // Applied on the input thread: a knob's detent goes from here to the audio
+                // thread and nowhere else. Behind a library's list being set, it is queued
+                // instead, so the input thread never waits for that.
+                player.performUnlessBusy(command)
+            case .box(let request):
+                boxRequests.current?(request, action)
+            }
         }
         let resume = ResumeService(player: player, services: services, logger: logger) { shared.current.config }
         self.resume = resume
@@ -148,6 +158,7 @@ public final class Daemon: @unchecked Sendable {
         ]
         outputs.whenChanged { [weak self] _ in self?.reroute() }
         library.onLoaded = { [weak self] in self?.libraryLoaded($0) }
+        boxRequests.withLock { $0.wholeValue = { [weak self] request, action in self?.boxRequested(request, by: action) } }
     }
 
     /// Runs the box until a stop is asked for, then stops every part and returns.
@@ -274,6 +285,12 @@ public final class Daemon: @unchecked Sendable {
             startup.ready("\(queue.count) tracks queued")
             resume.libraryQueue(queue, alreadyPlaying: alreadyPlaying)
         }
+    }
+
+    /// A button asked the box itself for something: the key lock, the sleep timer,
+    /// linking a card.
+    private func boxRequested(_ request: BoxAction, by action: InputAction) {
+        logger.info("input: \(action.source) asked for \(request.rawValue)")
     }
 
     /// A card reader's sighting (readers are inputs: `[[input.reader]]`), or the socket's
