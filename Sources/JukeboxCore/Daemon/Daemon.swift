@@ -293,6 +293,11 @@ public final class Daemon: @unchecked Sendable {
         logger.info("input: \(action.source) asked for \(request.rawValue)")
     }
 
+    /// The sleep timer, as a card, a button, the socket or the screen asks.
+    func sleepRequested(_ request: SleepRequest) {
+        logger.info("sleep timer: \(request)")
+    }
+
     /// A card reader's sighting (readers are inputs: `[[input.reader]]`), or the socket's
     /// virtual card.
     func cardReported(_ report: ReaderReport) {
