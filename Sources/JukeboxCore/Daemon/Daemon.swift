@@ -63,6 +63,8 @@ public final class Daemon: @unchecked Sendable {
     private let library: LibraryService
     private let resume: ResumeService
     private let screen: ScreenService
+    /// The sounds a card's outcome plays over the music.
+    private let jingles: JinglePlayer
     private let startup: StartupReport
     /// What `run` waits on: the first stop asked for; and the config in force.
     private let shared: ConditionLocked<Shared>
@@ -129,6 +131,7 @@ public final class Daemon: @unchecked Sendable {
             catalog: catalog, logger: logger, waitForMusic: !exitWhenDone,
             holdFirstPlay: { resume.holdsFirstPlay })
         screen = ScreenService(settings: config.display, logger: logger)
+        jingles = JinglePlayer(logger: logger) { [engine] in engine.playJingle($0) }
         control.onNotice = { [screen] in screen.notice(.control, $0) }
         wire()
     }
@@ -211,6 +214,7 @@ public final class Daemon: @unchecked Sendable {
         // (the library holds its first play for it).
         resume.load()
         configureNetwork(config.network)
+        jingles.configure(config.jingles)
         do {
             for service in startOrder() { try services.add(service) }
             return nil
@@ -371,6 +375,7 @@ public final class Daemon: @unchecked Sendable {
             services.restart(screen) { screen.settings = new.display }
         }
         if change.parts.contains(.network) { configureNetwork(new.network) }
+        if change.parts.contains(.jingles) { jingles.configure(new.jingles) }
         if change.parts.contains(.state) { resume.stateSettingsChanged(new) }
     }
 
