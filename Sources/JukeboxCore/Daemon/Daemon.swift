@@ -311,6 +311,7 @@ public final class Daemon: @unchecked Sendable {
     private func keyPressed(_ action: KeyboardInput.Action) {
         switch action {
         case .command(let command): player.send(command)
+        case .card(let id): cardReported(ReaderReport(reader: "keyboard", sighting: .read(id), at: MonotonicClock.now()))
         case .quit: requestStop(.quitKey)
         case .closed(let error): logger.notice("keys: the terminal \(error.map { "failed: \($0)" } ?? "closed"); keys stop")
         }
