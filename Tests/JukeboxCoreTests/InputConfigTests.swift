@@ -196,6 +196,17 @@ import Testing
             """)
         #expect(port?.line == 6)
         #expect(port?.reason.contains("which reader \"/dev/ttyS0\" already uses") == true)
+        let key = error("""
+            [[input.reader]]
+            type = "hid"
+            device = "Reader"
+            [[input.key]]
+            device = "Reader"
+            code = "KEY_1"
+            press = "next"
+            """)
+        #expect(key?.line == 6)
+        #expect(key?.reason.contains("which card reader \"Reader\" takes for itself (j.toml:2)") == true)
         // Two USB readers of one model have one name: each takes its own device.
         #expect(error("[[input.reader]]\nname = \"a\"\ntype = \"hid\"\ndevice = \"R\"\n[[input.reader]]\nname = \"b\"\ntype = \"hid\"\ndevice = \"R\"\n") == nil)
     }

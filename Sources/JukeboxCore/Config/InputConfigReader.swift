@@ -284,6 +284,11 @@ extension ConfigLoader.Reader {
             }
             devices[device] = (reader.name, reader.place)
         }
+        let uses = c.keys.map { ("key \"\($0.name)\"", $0.device, $0.place) } + c.axes.map { ("axis \"\($0.name)\"", $0.device, $0.place) }
+        for (user, device, place) in uses where !device.isEmpty {
+            guard let reader = c.readers.first(where: { $0.kind == .hid(device: device) }) else { continue }
+            throw located(place, "\(user) is on \"\(device)\", which card reader \"\(reader.name)\" takes for itself (\(reader.place)); its keys reach only the cards")
+        }
     }
 
     private func located(_ place: ConfigPlace, _ reason: String) -> ConfigError {
