@@ -159,6 +159,7 @@ public final class Daemon: @unchecked Sendable {
             { events in if events.contains(where: { $0.subsystem == "sound" }) { engine.devicesChanged() } },
             { events in inputs.devicesAnnounced(events) },
         ]
+        inputs.onReport = { [weak self] in self?.cardReported($0) }
         outputs.whenChanged { [weak self] _ in self?.reroute() }
         library.onLoaded = { [weak self] in self?.libraryLoaded($0) }
         boxRequests.withLock { $0.wholeValue = { [weak self] request, action in self?.boxRequested(request, by: action) } }
