@@ -42,7 +42,16 @@ public enum ConfigLoader {
         var reader = Reader(table: table, locator: KeyLocator(text: text), path: path, defaults: defaults)
         var config = try reader.read()
         if let musicDirectory { config.library.musicDirectory = musicDirectory }
+        config.cards.file = cardsFile(config.cards.file, besideConfig: path)
         return config
+    }
+
+    /// The cards file: `cards.toml` beside the config unless `[cards] file` names one (a
+    /// relative name is taken from the config's folder); "none" keeps no cards.
+    static func cardsFile(_ configured: String, besideConfig path: String) -> String {
+        if configured == "none" { return "" }
+        if configured.hasPrefix("/") { return configured }
+        return AtomicFile.folder(of: path) + "/" + (configured.isEmpty ? "cards.toml" : configured)
     }
 
     /// "320x240" as (320, 240); nil unless both are from 64 to 4096.
@@ -62,7 +71,7 @@ public enum ConfigLoader {
 
         mutating func read() throws -> JukeboxConfig {
             var c = defaults
-            try allow(table, nil, ["library", "playback", "audio", "control", "state", "input", "display", "network"])
+            try allow(table, nil, ["library", "playback", "audio", "control", "state", "input", "display", "network", "cards"])
             if let t = try section("library") {
                 try allow(t, "library", ["music_dir", "playlists_dir", "playlist", "remember_position"])
                 c.library.rememberPosition = try strings(t, "library", "remember_position") ?? c.library.rememberPosition
@@ -210,6 +219,15 @@ public enum ConfigLoader {
                 c.network.prebufferSeconds = try double(t, s, "prebuffer_seconds", 0...30) ?? c.network.prebufferSeconds
                 c.network.cacheDirectory = try string(t, s, "cache_dir") ?? c.network.cacheDirectory
                 if let mb = try int(t, s, "cache_mb", 0...1_048_576) { c.network.cacheBytes = Int64(mb) << 20 }
+            }
+            if let t = try section("cards") {
+                let s = "cards"
+                try allow(t, s, ["file", "mode", "again", "removal_grace_ms", "allow_shutdown"])
+                c.cards.file = try string(t, s, "file") ?? c.cards.file
+                c.cards.mode = try choice(t, s, "mode") ?? c.cards.mode
+                c.cards.again = try choice(t, s, "again") ?? c.cards.again
+                c.cards.removalGraceMilliseconds = try int(t, s, "removal_grace_ms", 0...60_000) ?? c.cards.removalGraceMilliseconds
+                c.cards.allowShutdown = try bool(t, s, "allow_shutdown") ?? c.cards.allowShutdown
             }
             if let t = try section("input") {
                 c.input = try readInput(t, skipSeconds: c.playback.skipSeconds)

@@ -63,6 +63,7 @@ public final class Daemon: @unchecked Sendable {
     private let library: LibraryService
     private let resume: ResumeService
     private let screen: ScreenService
+    private let cards: CardService
     private let startup: StartupReport
     /// What `run` waits on: the first stop asked for; and the config in force.
     private let shared: ConditionLocked<Shared>
@@ -129,7 +130,10 @@ public final class Daemon: @unchecked Sendable {
             catalog: catalog, logger: logger, waitForMusic: !exitWhenDone,
             holdFirstPlay: { resume.holdsFirstPlay })
         screen = ScreenService(settings: config.display, logger: logger)
+        cards = CardService(player: player, catalog: catalog, actions: actionLog, logger: logger) { shared.current.config }
+        resume.cardPlaces = { [cards] in cards.places(for: $0) }
         control.onNotice = { [screen] in screen.notice(.control, $0) }
+        control.onCard = { [cards] sighting in cards.report(ReaderReport(reader: "socket", sighting: sighting, at: MonotonicClock.now())) }
         wire()
     }
 
@@ -159,6 +163,13 @@ public final class Daemon: @unchecked Sendable {
         outputs.whenChanged { [weak self] _ in self?.reroute() }
         library.onLoaded = { [weak self] in self?.libraryLoaded($0) }
         boxRequests.withLock { $0.wholeValue = { [weak self] request, action in self?.boxRequested(request, by: action) } }
+        var hooks = CardService.Hooks()
+        hooks.box = { [boxRequests] request, action in boxRequests.current?(request, action) }
+        hooks.sleep = { [weak self] in self?.sleepRequested($0) }
+        hooks.shutdown = { [weak self] in self?.powerOff() }
+        hooks.notice = { [screen] in screen.notice(.cards, $0) }
+        hooks.outcome = { [logger] outcome in logger.debug("cards: \(outcome)") }
+        cards.hooks = hooks
     }
 
     /// Runs the box until a stop is asked for, then stops every part and returns.
@@ -210,6 +221,7 @@ public final class Daemon: @unchecked Sendable {
         // Before anything writes: what cut writes left goes, and the saved place is read
         // (the library holds its first play for it).
         resume.load()
+        cards.restorePlaces(resume.savedCardPlaces)
         configureNetwork(config.network)
         do {
             for service in startOrder() { try services.add(service) }
@@ -242,6 +254,8 @@ public final class Daemon: @unchecked Sendable {
         // thread of its own, which then overlaps with setting up the lines and devices
         // below, and the first sound comes that much sooner.
         order.append(library)
+        // Before the inputs, whose readers report to it; it stops after them.
+        order.append(cards)
         order.append(inputs)
         // It tells the engine and the inputs of devices that come and go: after both.
         order.append(hotplug)
@@ -291,6 +305,10 @@ public final class Daemon: @unchecked Sendable {
     /// linking a card.
     private func boxRequested(_ request: BoxAction, by action: InputAction) {
         logger.info("input: \(action.source) asked for \(request.rawValue)")
+        switch request {
+        case .linkCard: cards.linkUnknown(by: action)
+        case .keyLock, .sleepTimer: break
+        }
     }
 
     /// The sleep timer, as a card, a button, the socket or the screen asks.
@@ -301,7 +319,14 @@ public final class Daemon: @unchecked Sendable {
     /// A card reader's sighting (readers are inputs: `[[input.reader]]`), or the socket's
     /// virtual card.
     func cardReported(_ report: ReaderReport) {
-        logger.info("card: \(report.reader): \(report.sighting)")
+        logger.debug("card: \(report.reader): \(report.sighting)")
+        cards.report(report)
+    }
+
+    /// A card asked to switch the box off (`[cards] allow_shutdown`): systemd powers the
+    /// machine off, which stops this box cleanly first (SIGTERM).
+    private func powerOff() {
+        SystemPower.powerOff(logger: logger)
     }
 
     private func keyPressed(_ action: KeyboardInput.Action) {
@@ -372,6 +397,7 @@ public final class Daemon: @unchecked Sendable {
         }
         if change.parts.contains(.network) { configureNetwork(new.network) }
         if change.parts.contains(.state) { resume.stateSettingsChanged(new) }
+        if change.parts.contains(.cards) { cards.configChanged() }
     }
 
     // MARK: Parts chosen from the config
