@@ -184,7 +184,7 @@ public final class CardService: Service, @unchecked Sendable {
             if case .act(let action) = entry?.does { act(card, title, action, at: edge) }
         case .unknown(let card):
             unknown = card
-            logger.notice("cards: card \(card) is not in \(settings.file); hold the link-card button to link it to what is playing")
+            logger.notice("cards: card \(card) is not in \(cardsPath); hold the link-card button to link it to what is playing")
             hooks.notice("card \(card): hold ▶ to link this card to what is playing")
             hooks.outcome(.unknown(card))
         case .forgetUnknown(let card):
@@ -326,9 +326,12 @@ public final class CardService: Service, @unchecked Sendable {
 
     // MARK: The cards file
 
+    /// Empty: no cards (a config without a file, or `file = "none"`).
+    private var cardsPath: String { settings.file == "none" ? "" : settings.file }
+
     private func startWatcher() {
-        guard !settings.file.isEmpty else { return }
-        let watcher = ConfigWatcher(path: settings.file) { [weak self] in
+        guard !cardsPath.isEmpty else { return }
+        let watcher = ConfigWatcher(path: cardsPath) { [weak self] in
             guard let self else { return }
             queue.async { self.loadCards(because: "saved") }
         }
@@ -336,21 +339,21 @@ public final class CardService: Service, @unchecked Sendable {
             try watcher.start { [logger] error in logger.warning("cards: watching the cards file stopped: \(error)") }
             self.watcher = watcher
         } catch {
-            logger.warning("cards: cannot watch \(settings.file) (\(error)); edits apply at the next start")
+            logger.warning("cards: cannot watch \(cardsPath) (\(error)); edits apply at the next start")
         }
     }
 
     /// Reads the cards file; a broken one is reported and the last good one kept.
     private func loadCards(because trigger: String?) {
-        guard !settings.file.isEmpty else {
+        guard !cardsPath.isEmpty else {
             cards = CardsFile()
             return
         }
         let started = MonotonicClock.now()
         do {
-            cards = try CardsFile.load(path: settings.file, skipSeconds: config().playback.skipSeconds)
+            cards = try CardsFile.load(path: cardsPath, skipSeconds: config().playback.skipSeconds)
             let ms = (MonotonicClock.now() - started) / 1_000_000
-            logger.info("cards: \(settings.file)\(trigger.map { " \($0)" } ?? ""): \(cards.entries.count) cards (read in \(ms) ms)")
+            logger.info("cards: \(cardsPath)\(trigger.map { " \($0)" } ?? ""): \(cards.entries.count) cards (read in \(ms) ms)")
             hooks.notice(nil)
         } catch {
             logger.error("cards: \(error); keeping the \(cards.entries.count) cards read before")
@@ -391,7 +394,7 @@ public final class CardService: Service, @unchecked Sendable {
             music.resume = FolderPlaces(folders: config.library.rememberedFolders).folder(of: path) != nil
         }
         let entry = CardEntry(id: card, name: name, does: .play(music))
-        let file = settings.file
+        let file = cardsPath
         do {
             try CardsFileEdit.edit(path: file) { text throws(CardsFileEdit.Failure) in try CardsFileEdit.link(entry, in: text, path: file) }
         } catch {

@@ -42,14 +42,13 @@ public enum ConfigLoader {
         var reader = Reader(table: table, locator: KeyLocator(text: text), path: path, defaults: defaults)
         var config = try reader.read()
         if let musicDirectory { config.library.musicDirectory = musicDirectory }
-        config.cards.file = cardsFile(config.cards.file, besideConfig: path)
         return config
     }
 
     /// The cards file: `cards.toml` beside the config unless `[cards] file` names one (a
     /// relative name is taken from the config's folder); "none" keeps no cards.
-    static func cardsFile(_ configured: String, besideConfig path: String) -> String {
-        if configured == "none" { return "" }
+    public static func cardsFile(_ configured: String, besideConfig path: String) -> String {
+        if configured == "none" || configured.isEmpty && path.isEmpty { return "" }
         if configured.hasPrefix("/") { return configured }
         return AtomicFile.folder(of: path) + "/" + (configured.isEmpty ? "cards.toml" : configured)
     }

@@ -101,7 +101,8 @@ public struct JukeboxConfig: Sendable, Equatable {
 
     /// Cards on a reader (`[cards]`): where the cards file is, and how a card behaves.
     public struct Cards: Sendable, Equatable {
-        /// The cards file; empty: no cards. The loader puts `cards.toml` beside the config.
+        /// The cards file, as `[cards] file` gives it: empty is `cards.toml` beside the
+        /// config file (`ConfigSource` resolves it), and no cards without a config file.
         public var file = ""
         public var mode = CardRules.Mode.place
         public var again = CardRules.Again.pause
