@@ -239,3 +239,28 @@ private extension String {
         return replacingCharacters(in: range, with: replacement)
     }
 }
+
+/// What the link-card button links an unknown card to.
+@Suite struct CardLinkTests {
+    let stranger = CardID("FFFF")!
+
+    private func link(_ path: String, playlist: String? = nil, remembered: [String] = []) -> Result<CardEntry, CardLink.Refusal> {
+        CardLink.entry(stranger, playing: path, playlist: playlist, title: "Radio One", musicDirectory: "/srv/music", rememberedFolders: remembered)
+    }
+
+    @Test func thePlayingTracksFolderABookResumes() {
+        #expect(link("/srv/music/Songs/Best/3.flac") == .success(CardEntry(id: stranger, name: "Best", does: .play(CardMusic(target: .library("Songs/Best"))))))
+        #expect(link("/srv/music/Audiobooks/Dinosaurs/2.mp3", remembered: ["/srv/music/Audiobooks"])
+            == .success(CardEntry(id: stranger, name: "Dinosaurs", does: .play(CardMusic(target: .library("Audiobooks/Dinosaurs"), resume: true)))))
+        #expect(link("/srv/music/top.flac") == .success(CardEntry(id: stranger, name: "top.flac", does: .play(CardMusic(target: .library("top.flac"))))))
+    }
+
+    @Test func aURLOrAPlaylistAsItIs() {
+        #expect(link("http://radio.example/live") == .success(CardEntry(id: stranger, name: "Radio One", does: .play(CardMusic(target: .url("http://radio.example/live"))))))
+        #expect(link("/srv/music/a/1.flac", playlist: "Bedtime") == .success(CardEntry(id: stranger, name: "Bedtime", does: .play(CardMusic(target: .playlist("Bedtime"))))))
+    }
+
+    @Test func outsideTheMusicFolderIsRefused() {
+        #expect(link("/home/x/1.flac") == .failure(CardLink.Refusal(reason: "/home/x/1.flac is not in the music folder /srv/music")))
+    }
+}

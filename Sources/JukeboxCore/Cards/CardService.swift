@@ -372,29 +372,19 @@ public final class CardService: Service, @unchecked Sendable {
             refuse(card, "card \(card): nothing is playing to link it to")
             return
         }
-        var music: CardMusic
-        var name: String
-        if case .url(let url) = TrackLocation(path) {
-            music = CardMusic(target: .url(url))
-            name = status.metadata?.title ?? url
-        } else if let playlist = status.loadedPlaylist {
-            music = CardMusic(target: .playlist(playlist))
-            name = playlist
-        } else {
-            let root = config.library.musicDirectory.hasSuffix("/") ? config.library.musicDirectory : config.library.musicDirectory + "/"
-            let folder = AtomicFile.folder(of: path)
-            guard folder.hasPrefix(root) || folder + "/" == root else {
-                refuse(card, "card \(card): \(path) is not in the music folder")
-                return
-            }
-            let relative = folder + "/" == root ? "" : String(folder.dropFirst(root.count))
-            music = CardMusic(target: .library(relative.isEmpty ? AtomicFile.name(of: path) : relative))
-            name = relative.isEmpty ? AtomicFile.name(of: path) : AtomicFile.name(of: relative)
-            // A folder that keeps its own place is a book: the card does too.
-            music.resume = FolderPlaces(folders: config.library.rememberedFolders).folder(of: path) != nil
+        let entry: CardEntry
+        switch CardLink.entry(card, playing: path, playlist: status.loadedPlaylist, title: status.metadata?.title,
+                              musicDirectory: config.library.musicDirectory, rememberedFolders: config.library.rememberedFolders) {
+        case .success(let linked): entry = linked
+        case .failure(let refusal):
+            refuse(card, "card \(card): \(refusal.reason)")
+            return
         }
-        let entry = CardEntry(id: card, name: name, does: .play(music))
         let file = cardsPath
+        guard !file.isEmpty else {
+            refuse(card, "card \(card): there is no cards file to link it in ([cards] file = \"none\")")
+            return
+        }
         do {
             try CardsFileEdit.edit(path: file) { text throws(CardsFileEdit.Failure) in try CardsFileEdit.link(entry, in: text, path: file) }
         } catch {
@@ -404,10 +394,12 @@ public final class CardService: Service, @unchecked Sendable {
         unknown = nil
         logger.notice("cards: card \(card) linked: \(entry)")
         loadCards(because: "linked")
-        hooks.notice("card \(card) now plays \(name)")
+        hooks.notice("card \(card) now plays \(entry.title)")
         hooks.outcome(.accepted(card))
         // What plays now is that card's.
         rules.adopt(card)
         startedVersion = status.tracksVersion
+        let tracks = Set(player.listing.paths)
+        shared.withLock { $0.playing = (card, tracks) }
     }
 }
