@@ -27,13 +27,16 @@ public struct CardPresence: Sendable, Equatable {
         case read(CardID, at: UInt64)
     }
 
-    public let grace: UInt64
+    /// In nanoseconds; a live reload may change it for a card lying on the reader.
+    public var grace: UInt64
     private var field = Field.empty
 
     /// `graceMilliseconds`: `[cards] removal_grace_ms`.
     public init(graceMilliseconds: Int) {
-        grace = UInt64(max(0, graceMilliseconds)) * 1_000_000
+        grace = Self.nanoseconds(graceMilliseconds)
     }
+
+    static func nanoseconds(_ milliseconds: Int) -> UInt64 { UInt64(max(0, milliseconds)) * 1_000_000 }
 
     /// The next moment `advance(to:)` has something to do: a lifted card's grace ends.
     public var deadline: UInt64? {

@@ -103,7 +103,9 @@ public final class CardService: Service, @unchecked Sendable {
             settings = config().cards
             rules.mode = settings.mode
             rules.again = settings.again
-            if old.removalGraceMilliseconds != settings.removalGraceMilliseconds { presences = [:] }
+            // A card lying on a reader stays placed: nothing restarts for an edit.
+            let grace = CardPresence.nanoseconds(settings.removalGraceMilliseconds)
+            for reader in presences.keys { presences[reader]?.grace = grace }
             if old.file != settings.file {
                 watcher?.stop()
                 watcher = nil
