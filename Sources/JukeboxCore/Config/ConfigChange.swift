@@ -16,6 +16,8 @@ public struct ConfigChange: Sendable, Equatable {
         case display
         /// The download cache's folder and size, the network's timeout.
         case network
+        /// The sleep timer's fade and steps, quiet hours, the key lock's cards.
+        case timers
         /// Read only at start: autoplay, resume, keyboard, the keys' skip step, the pre-buffer.
         case startOnly = "start-only settings"
     }
@@ -33,6 +35,7 @@ public struct ConfigChange: Sendable, Equatable {
         if old.library.musicDirectory != new.library.musicDirectory || old.library.playlistsDirectory != new.library.playlistsDirectory
             || old.library.playlist != new.library.playlist { parts.insert(.library) }
         if old.state != new.state { parts.insert(.state) }
+        if old.timers != new.timers { parts.insert(.timers) }
         if old.display != new.display { parts.insert(.display) }
         if old.network.cache != new.network.cache || old.network.timeoutSeconds != new.network.timeoutSeconds { parts.insert(.network) }
         if old.playback.autoplay != new.playback.autoplay || old.playback.resume != new.playback.resume

@@ -62,7 +62,7 @@ public enum ConfigLoader {
 
         mutating func read() throws -> JukeboxConfig {
             var c = defaults
-            try allow(table, nil, ["library", "playback", "audio", "control", "state", "input", "display", "network"])
+            try allow(table, nil, Set(["library", "playback", "audio", "control", "state", "input", "display", "network"] + Self.timerSections))
             if let t = try section("library") {
                 try allow(t, "library", ["music_dir", "playlists_dir", "playlist", "remember_position"])
                 c.library.rememberPosition = try strings(t, "library", "remember_position") ?? c.library.rememberPosition
@@ -214,6 +214,7 @@ public enum ConfigLoader {
             if let t = try section("input") {
                 c.input = try readInput(t, skipSeconds: c.playback.skipSeconds)
             }
+            c.timers = try readTimers()
             return c
         }
 

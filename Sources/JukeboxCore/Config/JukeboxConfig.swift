@@ -107,6 +107,9 @@ public struct JukeboxConfig: Sendable, Equatable {
     public var input = InputConfig()
     public var display = Display()
     public var network = Network()
+    /// The sleep timer (`[sleep]`), quiet hours (`[quiet_hours]`, nil: none) and the key
+    /// lock (`[key_lock]`).
+    public var timers = TimersConfig()
 
     public init() {}
 

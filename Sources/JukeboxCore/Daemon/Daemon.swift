@@ -63,6 +63,12 @@ public final class Daemon: @unchecked Sendable {
     private let library: LibraryService
     private let resume: ResumeService
     private let screen: ScreenService
+    /// The sleep timer, quiet hours and the key lock (`[sleep]`, `[quiet_hours]`, `[key_lock]`).
+    private let sleepTimer: SleepTimerService
+    private let quietHours: QuietHoursService
+    /// Whether the buttons and knobs are locked, and whether cards still play meanwhile
+    /// (`keyLock.allowsCards`), from any thread.
+    public let keyLock: KeyLockGate
     private let startup: StartupReport
     /// What `run` waits on: the first stop asked for; and the config in force.
     private let shared: ConditionLocked<Shared>
@@ -110,7 +116,14 @@ public final class Daemon: @unchecked Sendable {
         let actions = actionLog
         let boxRequests = ConditionLocked<BoxRequestHandler?>(nil)
         self.boxRequests = boxRequests
-        inputs = InputService(config: config.input, logger: logger) { action in
+        let keyLock = KeyLockGate(cardsWhileLocked: config.timers.cardsWhileLocked)
+        self.keyLock = keyLock
+        inputs = InputService(config: config.input, logger: logger) { [logger] action in
+            // Locked, only the lock's own gesture (and a hold's end) gets through.
+            if case .dropped(let tell) = keyLock.route(action.command, at: action.edgeAt) {
+                if tell { logger.info("input: the keys are locked; \(action.source) ignored (the key-lock gesture unlocks them)") }
+                return
+            }
             actions.sent(action, at: MonotonicClock.now())
             switch action.command {
             case .player(let command):
@@ -130,6 +143,10 @@ public final class Daemon: @unchecked Sendable {
             holdFirstPlay: { resume.holdsFirstPlay })
         screen = ScreenService(settings: config.display, logger: logger)
         control.onNotice = { [screen] in screen.notice(.control, $0) }
+        sleepTimer = SleepTimerService(player: player, engine: engine, settings: config.timers.sleep, logger: logger)
+        sleepTimer.onDeadline = { [screen] in screen.sleepUntil($0) }
+        control.sleepTimer = sleepTimer
+        quietHours = QuietHoursService(player: player, hours: config.timers.quietHours, logger: logger)
         wire()
     }
 
@@ -232,6 +249,9 @@ public final class Daemon: @unchecked Sendable {
             // Once the engine runs: a client's queue, or the saved track, plays at once,
             // without waiting for the library.
             resume,
+            // After the saved place: a box started in quiet hours starts quiet.
+            quietHours,
+            sleepTimer,
         ]
         // Only under systemd's `WatchdogSec=`. It asks the player and the engine for
         // signs of life, so it comes after both.
@@ -290,12 +310,22 @@ public final class Daemon: @unchecked Sendable {
     /// A button asked the box itself for something: the key lock, the sleep timer,
     /// linking a card.
     private func boxRequested(_ request: BoxAction, by action: InputAction) {
-        logger.info("input: \(action.source) asked for \(request.rawValue)")
+        switch request {
+        case .keyLock:
+            // The gate has already turned (it routes every input).
+            let locked = keyLock.isLocked
+            logger.notice("input: keys \(locked ? "locked" : "unlocked") (\(action.source))")
+            screen.keysLocked(locked)
+        case .sleepTimer:
+            sleepTimer.step(from: action.source)
+        case .linkCard:
+            logger.info("input: \(action.source) asked for \(request.rawValue)")
+        }
     }
 
     /// The sleep timer, as a card, a button, the socket or the screen asks.
     func sleepRequested(_ request: SleepRequest) {
-        logger.info("sleep timer: \(request)")
+        sleepTimer.request(request, from: "a card")
     }
 
     /// A card reader's sighting (readers are inputs: `[[input.reader]]`), or the socket's
@@ -372,6 +402,11 @@ public final class Daemon: @unchecked Sendable {
         }
         if change.parts.contains(.network) { configureNetwork(new.network) }
         if change.parts.contains(.state) { resume.stateSettingsChanged(new) }
+        if change.parts.contains(.timers) {
+            sleepTimer.updateSettings(new.timers.sleep)
+            quietHours.update(new.timers.quietHours)
+            keyLock.setCardsWhileLocked(new.timers.cardsWhileLocked)
+        }
     }
 
     // MARK: Parts chosen from the config
