@@ -31,14 +31,16 @@ due=$(awk -v s="$set" 'BEGIN { printf "%.3f", s + 12 }')
 error=$(awk -v l="$last" -v d="$due" 'BEGIN { printf "%.3f", l - d }')
 echo "set at ${set} s into the recording, due at ${due} s; last sound at ${last} s: ${error} s from the set time"
 echo "level per half second from 2 s before the fade to 1 s after the stop (dBFS):"
-awk -v d="$due" '/^t=/ { sub(/t=/, "", $1); sub(/db=/, "", $2); if ($1 >= d - 8.5 && $1 < d + 1) printf "  %6.2f s  %7.2f\n", $1 - d, $2 }' /tmp/levels
+# (Fields made numbers with + 0: busybox awk compares what sub() left as strings.)
+awk -v d="$due" '/^t=/ { sub(/t=/, "", $1); sub(/db=/, "", $2); t = $1 + 0; db = $2 + 0
+    if (t >= d - 8.5 && t < d + 1) printf "  %6.2f s  %7.2f\n", t - d, db }' /tmp/levels
 awk -v l="$last" -v d="$due" 'BEGIN { e = l - d; exit !(e >= -1 && e <= 1) }' || { fail "the music stopped ${error} s from the set time (±1 s allowed)"; return; }
 # Steady before the fade; falling through it (each second lower than the one before, and
 # 20 dB down a second before the end); silence after the stop.
-awk -v d="$due" '/^t=/ { sub(/t=/, "", $1); sub(/db=/, "", $2); t = $1 - d
-    if (t >= -8 && t < -6.5) { if (steady == "") steady = $2; if ($2 < steady - 1 || $2 > steady + 1) bad = bad " unsteady@" t }
-    if (t >= -6 && t < -0.5) { if (prev != "" && $2 >= prev) bad = bad " rose@" t; prev = $2; end = $2 }
-    if (t >= 0.5 && t < 2 && $2 > -100) bad = bad " sound-after@" t }
+awk -v d="$due" '/^t=/ { sub(/t=/, "", $1); sub(/db=/, "", $2); t = $1 - d; db = $2 + 0
+    if (t >= -8 && t < -6.5) { if (steady == "") steady = db; if (db < steady - 1 || db > steady + 1) bad = bad " unsteady@" t }
+    if (t >= -6 && t < -0.5) { if (prev != "" && db >= prev) bad = bad " rose@" t; prev = db; end = db }
+    if (t >= 0.5 && t < 2 && db > -100) bad = bad " sound-after@" t }
     END { if (end > steady - 20) bad = bad " shallow(" end " vs " steady ")"; if (bad != "") { print bad; exit 1 } }' /tmp/levels \
     || { fail "the fade is not a steady fall to silence: $(cat /tmp/levels | tail -n 40 | tr '\n' ' ')"; return; }
 pass
