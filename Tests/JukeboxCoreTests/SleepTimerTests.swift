@@ -114,6 +114,15 @@ import Testing
                 == .init(actions: [.pause, .backToTrackStart, .restoreLevel]))
     }
 
+    @Test func theSameTrackBegunAgainAtItsEndIsItsNextRound() {
+        var t = timer(fade: 10)
+        t.set(.endOfTrack, now: 0)
+        _ = t.decide(now: 0, playing(1, elapsed: 110, of: 120, at: 0))
+        // Repeat one: the same entry from its start, a moment before the timer fires.
+        #expect(t.decide(now: 10 * s - 100_000_000, playing(1, elapsed: 0, of: 120, at: 10 * s - 100_000_000))
+                == .init(actions: [.pause, .backToTrackStart, .restoreLevel]))
+    }
+
     @Test func aSkipLongBeforeTheEndMovesTheTimerToTheNewTrack() {
         var t = timer(fade: 10)
         t.set(.endOfTrack, now: 0)

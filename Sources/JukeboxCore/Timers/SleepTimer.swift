@@ -155,11 +155,11 @@ public struct SleepTimer: Sendable, Equatable {
             return step
         }
         if armed == .endOfTrack || armed == .endOfChapter, let playback {
-            if let pinned, pinned.songID != playback.songID {
-                // Another track: the gapless next if the pinned one was due to end about now.
-                if let due = pinned.deadline, now + Self.naturalEnd >= due {
-                    return stop(&step, backToStart: playback.songID != nil)
-                }
+            if let pinned, let due = pinned.deadline, now + Self.naturalEnd >= due {
+                // Another track about when the pinned one was to end is the gapless next;
+                // the same one begun again (repeat one) is its next round.
+                let again = pinned.songID == playback.songID && (deadline(playback) ?? 0) > due + Self.naturalEnd
+                if pinned.songID != playback.songID || again { return stop(&step, backToStart: playback.songID != nil) }
             }
             if playback.songID != nil { pinned = Pin(songID: playback.songID, deadline: deadline(playback)) }
         }
