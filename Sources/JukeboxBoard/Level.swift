@@ -40,3 +40,36 @@ struct QEMUUSBGain: ParsableCommand {
         print(String(format: "%.3f", byte == 0 ? -120 : 20 * log10(Double(byte) / 255)))
     }
 }
+
+/// The level of raw 16-bit stereo PCM window by window (silence counted: a fade and the
+/// stop after it show), and when the last sound is: for the sleep timer's fade.
+struct Levels: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Print the RMS level of raw S16_LE PCM per window in dBFS, and the last non-zero frame.")
+    @Option var file: String
+    @Option var rate = 44_100
+    @Option var channels = 2
+    @Option(help: "Window length in milliseconds.") var windowMs = 1000
+
+    func run() throws {
+        let data = try Data(contentsOf: URL(fileURLWithPath: file))
+        data.withUnsafeBytes { raw in
+            let samples = raw.bindMemory(to: Int16.self)
+            let window = max(1, rate * windowMs / 1000) * channels
+            var lastSound = -1
+            for (i, sample) in samples.enumerated() where sample != 0 { lastSound = i }
+            var start = 0
+            while start < samples.count {
+                let end = min(samples.count, start + window)
+                var sum = 0.0
+                for i in start..<end {
+                    let x = Double(Int16(littleEndian: samples[i])) / 32768
+                    sum += x * x
+                }
+                let db = sum > 0 ? 10 * log10(sum / Double(end - start)) : -120
+                print(String(format: "t=%.3f db=%.2f", Double(start / channels) / Double(rate), db))
+                start = end
+            }
+            print(String(format: "last_sound=%.3f", lastSound < 0 ? -1 : Double(lastSound / channels + 1) / Double(rate)))
+        }
+    }
+}

@@ -71,6 +71,10 @@ import Testing
         volume.volumeUntil = .max
         var lost = input(title: "Frère Jacques", artist: "Jukebox Demo Band", state: .paused)
         lost.status?.route = .lost("hw:CARD=DAC,DEV=0")
+        // The sleep timer with 14:32 left, and the keys locked.
+        var sleeping = input(title: "Brahms' Lullaby", artist: "Jukebox Demo Band")
+        sleeping.sleepUntil = statusAt + 872_000_000_000
+        sleeping.keysLocked = true
         return [
             Case(name: "240x240-0-cjk-title", width: 240, height: 240, rotation: .none, input: input(title: "茉莉花", artist: "点唱机乐队")),
             Case(name: "240x240-90-cjk-lyrics", width: 240, height: 240, rotation: .quarter,
@@ -83,6 +87,7 @@ import Testing
                  input: input(title: "Twinkle, Twinkle, Little Star", artist: "Jukebox Demo Band", elapsed: 42.2, lyrics: english)),
             Case(name: "480x320-90-volume", width: 480, height: 320, rotation: .quarter, input: volume),
             Case(name: "800x480-0-output-lost", width: 800, height: 480, rotation: .none, input: lost),
+            Case(name: "320x240-0-sleep-timer-locked", width: 320, height: 240, rotation: .none, input: sleeping),
             Case(name: "240x240-0-radio", width: 240, height: 240, rotation: .none, input: radio()),
             Case(name: "480x320-0-radio", width: 480, height: 320, rotation: .none, input: radio()),
             Case(name: "800x480-90-instrumental-gap", width: 800, height: 480, rotation: .quarter,

@@ -20,6 +20,8 @@ public struct ConfigChange: Sendable, Equatable {
         case jingles
         /// The cards file and how cards behave.
         case cards
+        /// The sleep timer's fade and steps, quiet hours, the key lock's cards.
+        case timers
         /// Read only at start: autoplay, resume, keyboard, the keys' skip step, the pre-buffer.
         case startOnly = "start-only settings"
     }
@@ -37,6 +39,7 @@ public struct ConfigChange: Sendable, Equatable {
         if old.library.musicDirectory != new.library.musicDirectory || old.library.playlistsDirectory != new.library.playlistsDirectory
             || old.library.playlist != new.library.playlist { parts.insert(.library) }
         if old.state != new.state { parts.insert(.state) }
+        if old.timers != new.timers { parts.insert(.timers) }
         if old.display != new.display { parts.insert(.display) }
         if old.network.cache != new.network.cache || old.network.timeoutSeconds != new.network.timeoutSeconds { parts.insert(.network) }
         if old.jingles != new.jingles { parts.insert(.jingles) }

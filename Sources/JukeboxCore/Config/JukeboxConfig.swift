@@ -133,6 +133,9 @@ public struct JukeboxConfig: Sendable, Equatable {
     public var display = Display()
     public var network = Network()
     public var jingles = Jingles()
+    /// The sleep timer (`[sleep]`), quiet hours (`[quiet_hours]`, nil: none) and the key
+    /// lock (`[key_lock]`).
+    public var timers = TimersConfig()
 
     public init() {}
 

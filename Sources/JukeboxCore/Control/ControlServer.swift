@@ -83,6 +83,8 @@ public final class ControlServer: @unchecked Sendable {
     private let scope: Scope
     private let catalog: LibraryCatalog
     private let outputs: OutputSwitches
+    /// The box's sleep timer, for `sleep`; set before `start`.
+    var sleepTimer: SleepTimerService?
     /// Empty: none. Otherwise TCP clients may only read until they send it.
     private let password: String
     private var listeners: [Int32] = []
@@ -489,6 +491,7 @@ public final class ControlServer: @unchecked Sendable {
                                      password: password,
                                      maximumCommandListBytes: limits.maximumCommandListBytes, commandsPerCall: Self.linesPerTurn,
                                      board: board, stickers: stickers)
+        session.sleepTimer = sleepTimer
         session.announce = { [weak self] in self?.announce($0) }
         session.cardReported = onCard
         session.streamsReplies = true

@@ -47,6 +47,8 @@ public final class ControlSession {
     /// MPD's sticker database, beside the state file; nil without one. Used on the
     /// server's file thread only (`background`).
     let stickers: StickerDatabase?
+    /// The box's sleep timer, for `sleep` (nil: none, as in a bare server).
+    var sleepTimer: SleepTimerService?
     /// Long replies are streamed (`Outcome.stream`) rather than made whole: the server
     /// sets it. Otherwise they come as one `reply`.
     var streamsReplies = false
@@ -346,7 +348,7 @@ public final class ControlSession {
     static let commandTable = CommandTable(sessionCommands + clientSettingsCommands + playerCommands + outputCommands + queueCommands
         + queueSearchCommands + databaseCommands
         + searchCommands + pictureCommands + playlistCommands + storageCommands + messageCommands + stickerCommands
-        + partitionCommands + songEditCommands + cardCommands)
+        + partitionCommands + songEditCommands + cardCommands + sleepCommands)
 
     /// Runs one command; `command` is its entry in `commandTable`.
     private func execute(_ request: MPDProtocol.Request?, _ command: MPDCommand?) throws -> Reply {

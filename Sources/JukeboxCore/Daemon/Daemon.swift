@@ -66,6 +66,14 @@ public final class Daemon: @unchecked Sendable {
     /// The sounds a card's outcome plays over the music.
     private let jingles: JinglePlayer
     private let cards: CardService
+    /// The sleep timer, quiet hours and the key lock (`[sleep]`, `[quiet_hours]`, `[key_lock]`).
+    private let sleepTimer: SleepTimerService
+    private let quietHours: QuietHoursService
+    /// Whether the buttons and knobs are locked, and whether cards still play meanwhile
+    /// (`keyLock.allowsCards`), from any thread.
+    public let keyLock: KeyLockGate
+    /// The last card a reader reported while the lock kept cards out.
+    private let lockedOutCard = ConditionLocked<CardID?>(nil)
     private let startup: StartupReport
     /// What `run` waits on: the first stop asked for; and the config in force.
     private let shared: ConditionLocked<Shared>
@@ -113,7 +121,14 @@ public final class Daemon: @unchecked Sendable {
         let actions = actionLog
         let boxRequests = ConditionLocked<BoxRequestHandler?>(nil)
         self.boxRequests = boxRequests
-        inputs = InputService(config: config.input, logger: logger) { action in
+        let keyLock = KeyLockGate(cardsWhileLocked: config.timers.cardsWhileLocked)
+        self.keyLock = keyLock
+        inputs = InputService(config: config.input, logger: logger) { [logger] action in
+            // Locked, only the lock's own gesture (and a hold's end) gets through.
+            if case .dropped(let tell) = keyLock.route(action.command, at: action.edgeAt) {
+                if tell { logger.info("input: the keys are locked; \(action.source) ignored (the key-lock gesture unlocks them)") }
+                return
+            }
             actions.sent(action, at: MonotonicClock.now())
             switch action.command {
             case .player(let command):
@@ -137,6 +152,10 @@ public final class Daemon: @unchecked Sendable {
         resume.cardPlaces = { [cards] in cards.places(for: $0) }
         control.onNotice = { [screen] in screen.notice(.control, $0) }
         control.onCard = { [cards] sighting in cards.report(ReaderReport(reader: "socket", sighting: sighting, at: MonotonicClock.now())) }
+        sleepTimer = SleepTimerService(player: player, engine: engine, settings: config.timers.sleep, logger: logger)
+        sleepTimer.onDeadline = { [screen] in screen.sleepUntil($0) }
+        control.sleepTimer = sleepTimer
+        quietHours = QuietHoursService(player: player, hours: config.timers.quietHours, logger: logger)
         wire()
     }
 
@@ -256,6 +275,9 @@ public final class Daemon: @unchecked Sendable {
             // Once the engine runs: a client's queue, or the saved track, plays at once,
             // without waiting for the library.
             resume,
+            // After the saved place: a box started in quiet hours starts quiet.
+            quietHours,
+            sleepTimer,
         ]
         // Only under systemd's `WatchdogSec=`. It asks the player and the engine for
         // signs of life, so it comes after both.
@@ -316,22 +338,44 @@ public final class Daemon: @unchecked Sendable {
     /// A button asked the box itself for something: the key lock, the sleep timer,
     /// linking a card.
     private func boxRequested(_ request: BoxAction, by action: InputAction) {
-        logger.info("input: \(action.source) asked for \(request.rawValue)")
         switch request {
-        case .linkCard: cards.linkUnknown(by: action)
-        case .keyLock, .sleepTimer: break
+        case .keyLock:
+            // The gate has already turned (it routes every input).
+            let locked = keyLock.isLocked
+            logger.notice("input: keys \(locked ? "locked" : "unlocked") (\(action.source))")
+            screen.keysLocked(locked)
+        case .sleepTimer:
+            sleepTimer.step(from: action.source)
+        case .linkCard:
+            logger.info("input: \(action.source) asked for \(request.rawValue)")
+            cards.linkUnknown(by: action)
         }
     }
 
     /// The sleep timer, as a card, a button, the socket or the screen asks.
     func sleepRequested(_ request: SleepRequest) {
-        logger.info("sleep timer: \(request)")
+        sleepTimer.request(request, from: "a card")
     }
 
     /// A card reader's sighting (readers are inputs: `[[input.reader]]`), or the socket's
     /// virtual card.
     func cardReported(_ report: ReaderReport) {
         logger.debug("card: \(report.reader): \(report.sighting)")
+        // The key lock holds the readers too unless `[key_lock] cards` lets them through;
+        // the socket is the admin's, not a child's, and is never locked.
+        if report.reader != "socket", !keyLock.allowsCards {
+            // Said once per card: a presence reader reports the card lying there every poll.
+            let card: CardID? = switch report.sighting {
+            case .read(let id), .present(let id): id
+            case .absent: nil
+            }
+            let new = lockedOutCard.withLock { last in
+                defer { last.wholeValue = card }
+                return card != nil && card != last.wholeValue
+            }
+            if new { logger.notice("cards: \(report.reader): card \(card!) ignored: the keys are locked and [key_lock] cards = false") }
+            return
+        }
         cards.report(report)
     }
 
@@ -412,6 +456,11 @@ public final class Daemon: @unchecked Sendable {
         if change.parts.contains(.jingles) { jingles.configure(new.jingles) }
         if change.parts.contains(.state) { resume.stateSettingsChanged(new) }
         if change.parts.contains(.cards) { cards.configChanged() }
+        if change.parts.contains(.timers) {
+            sleepTimer.updateSettings(new.timers.sleep)
+            quietHours.update(new.timers.quietHours)
+            keyLock.setCardsWhileLocked(new.timers.cardsWhileLocked)
+        }
     }
 
     // MARK: Parts chosen from the config

@@ -262,6 +262,9 @@ public final class AudioEngine: @unchecked Sendable {
             e.outputCommands.append(.speed)
         }
     }
+    /// The sleep timer: the audio written from now fades out over `seconds` and then stays
+    /// silent, the volume setting untouched; nil brings the level back (after the pause).
+    public func sleepFade(_ seconds: Double?) { post { $0.outputCommands.append(.sleepFade(seconds)) } }
     /// Levels what is heard from now on, the audio already queued included.
     public func setReplayGain(_ rule: ReplayGainRule) { post { $0.outputCommands.append(.replayGain(rule)) } }
     /// Plays `sound` over the music from the next write on, or alone when nothing plays
@@ -340,6 +343,8 @@ enum OutputCommand {
     /// The speed changed (`EngineState.speed`): what is queued was stretched to the old one.
     case speed
     case replayGain(ReplayGainRule)
+    /// The sleep timer's fade-out over this many seconds (nil: the level back).
+    case sleepFade(Double?)
     case devicesChanged
     case reroute(OutputRoute, OutputLossPolicy)
     case jingle(JingleSound)

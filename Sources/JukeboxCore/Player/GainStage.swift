@@ -1,5 +1,5 @@
-/// Volume, ReplayGain and fade-in, applied to PCM on its way to the device in one
-/// multiplication. At full volume with no ReplayGain and no fade the audio passes
+/// Volume, ReplayGain, fade-in and the sleep timer's fade-out, applied to PCM on its way
+/// to the device in one multiplication. At full volume with no ReplayGain and no fade the audio passes
 /// untouched (bit-exact); otherwise it is worked on in a scratch buffer kept between
 /// calls, so steady playback allocates nothing. Audio thread only.
 final class GainStage {
@@ -9,6 +9,10 @@ final class GainStage {
     private var gain = 1.0
     private var fadeLength = 0
     private var fadeRemaining = 0
+    /// The sleep timer's fade: its length and how far it has come, in seconds of audio
+    /// written (so a change of sample rate midway keeps its pace). Past its end the level
+    /// stays at silence until `restoreLevel`.
+    private var sleepFade: (seconds: Double, done: Double)?
     private var scratch = UnsafeMutableRawBufferPointer(start: nil, count: 0)
 
     deinit { scratch.deallocate() }
@@ -27,10 +31,19 @@ final class GainStage {
 
     func cancelFade() { fadeRemaining = 0 }
 
+    /// The audio written from now fades out over `seconds` (`SleepFade`), then stays silent.
+    func fadeOut(over seconds: Double) { sleepFade = (max(0.001, seconds), 0) }
+
+    /// Back to the level set, ramped in over the next block (after the sleep timer's pause).
+    func restoreLevel() { sleepFade = nil }
+
+    private var sleepLevel: Double { sleepFade.map { SleepFade.level(at: $0.done / $0.seconds) } ?? 1 }
+
     /// `source` with the gain applied: `source` itself when nothing changes it, else the
     /// scratch buffer, valid until the next call.
     func process(_ source: UnsafeRawBufferPointer, frames: Int, format: OutputFormat) -> UnsafeRawBufferPointer {
-        let target = VolumeCurve.amplitude(volume) * replayGain
+        if let fade = sleepFade { sleepFade = (fade.seconds, fade.done + Double(frames) / Double(max(1, format.sampleRate))) }
+        let target = VolumeCurve.amplitude(volume) * replayGain * sleepLevel
         guard target != 1 || gain != 1 || fadeRemaining > 0 else { return source }
         let bytes = source.count
         if scratch.count < bytes {

@@ -151,6 +151,8 @@ final class OutputWorker: @unchecked Sendable {  // confined to the audio thread
             applied(.volume, postedAt, audibleAt: MonotonicClock.now())
         case .replayGain(let rule):
             replayGain = rule
+        case .sleepFade(let seconds):
+            if let seconds { gain.fadeOut(over: seconds) } else { gain.restoreLevel() }
         case .speed:
             // Decoded again from the frame heard, at the new speed (a request carries it).
             if state == .playing, let heard = interrupt() {

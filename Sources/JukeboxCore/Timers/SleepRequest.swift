@@ -10,17 +10,20 @@ public enum SleepRequest: Sendable, Equatable, CustomStringConvertible {
     case off
 
     /// The socket's and the cards file's words: minutes, `end-of-track`, `end-of-chapter`,
-    /// `off`; nil for anything else (and for minutes outside 1 to 720).
+    /// `off`; nil for anything else (and for minutes outside `allowedMinutes`).
     public init?(_ text: some StringProtocol) {
         switch text {
         case "end-of-track": self = .endOfTrack
         case "end-of-chapter": self = .endOfChapter
         case "off": self = .off
         default:
-            guard let minutes = Double(String(text)), minutes.isFinite, (1...720).contains(minutes) else { return nil }
+            guard let minutes = Double(String(text)), minutes.isFinite, Self.allowedMinutes.contains(minutes) else { return nil }
             self = .minutes(minutes)
         }
     }
+
+    /// From six seconds (0.1, for a quick try and the board's test) to twelve hours.
+    public static let allowedMinutes: ClosedRange<Double> = 0.1...720
 
     public var description: String {
         switch self {

@@ -15,6 +15,8 @@ final class ControlService: Service, @unchecked Sendable {
     var onNotice: @Sendable (String?) -> Void = { _ in }
     /// Where the socket's virtual card reader reports (`card UID`).
     var onCard: @Sendable (CardSighting) -> Void = { _ in }
+    /// The box's sleep timer, for the socket's `sleep`; set before the start.
+    var sleepTimer: SleepTimerService?
     private struct Current {
         var control: JukeboxConfig.Control
         var scope: ControlServer.Scope
@@ -55,6 +57,7 @@ final class ControlService: Service, @unchecked Sendable {
         server.onDeath = { died($0) }
         server.onNotice = onNotice
         server.onCard = onCard
+        server.sleepTimer = sleepTimer
         do {
             try server.start(socketPath: control.socketPath, tcpPort: control.tcpPort, tcpAddress: control.tcpAddress)
         } catch {

@@ -14,6 +14,10 @@ public struct ScreenInput: Sendable, Equatable {
     /// as well as logged; the player's own (waiting for a device, output lost) come from
     /// `status`.
     public var notices: [String] = []
+    /// When the sleep timer stops the music (nil: off, or not reckoned yet).
+    public var sleepUntil: UInt64?
+    /// The buttons and knobs are locked.
+    public var keysLocked = false
 
     public init() {}
 

@@ -85,7 +85,9 @@ public final class ScreenRenderer {
                 c.bar = min(layout.bar.width, layout.bar.width * seconds / max(1, Int(status.duration)))
             }
         }
-        if let status { c.state = stateText(status.state, status.options, speed: status.speed) }
+        let badges = Self.timerBadges(input, at: now, wakes: &wakes)
+        // The timer and the lock take the mode's place: there is room for one or the other.
+        if let status { c.state = badges.isEmpty ? stateText(status.state, status.options, speed: status.speed) : Self.symbol(status.state) + badges }
         let playing = status?.state == .playing
         if playing, let status {
             // The next whole second: the clock and the bar move then.
@@ -213,17 +215,34 @@ public final class ScreenRenderer {
     /// The play state and mode, and the speed while it is not 1 ("▶  repeat all  1.25×").
     private func stateText(_ playerState: PlayerState, _ options: PlayOptions, speed: Double) -> String {
         if let known = state, known.state == playerState, known.options == options, known.speed == speed { return known.text }
-        let symbol = switch playerState {
+        var text = "\(Self.symbol(playerState))  \(options.label)"
+        if speed != 1 { text += "  \(PlaybackSpeed.text(speed))×" }
+        state = (playerState, options, speed, text)
+        return text
+    }
+
+    /// The sleep timer's time left and the key lock, after the play state
+    /// ("▶  ☾ 14:32  locked"); the time left moves each second.
+    static func timerBadges(_ input: ScreenInput, at now: UInt64, wakes: inout [UInt64]) -> String {
+        var text = ""
+        if let until = input.sleepUntil {
+            let left = until > now ? until - now : 0
+            let (seconds, part) = left.quotientAndRemainder(dividingBy: 1_000_000_000)
+            text += "  ☾ " + PlayerStatus.clock(Double(seconds + (part > 0 ? 1 : 0)))
+            if left > 0 { wakes.append(now + (part > 0 ? part : 1_000_000_000) + 1) }
+        }
+        if input.keysLocked { text += "  locked" }
+        return text
+    }
+
+    static func symbol(_ state: PlayerState) -> String {
+        switch state {
         case .playing: "▶"
         case .paused: "❚❚"
         case .stopped: "■"
         case .loading: "…"
         case .error: "!"
         }
-        var text = "\(symbol)  \(options.label)"
-        if speed != 1 { text += "  \(PlaybackSpeed.text(speed))×" }
-        state = (playerState, options, speed, text)
-        return text
     }
 
     static func fileTitle(_ path: String) -> String {

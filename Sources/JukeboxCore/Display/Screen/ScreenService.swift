@@ -82,6 +82,21 @@ public final class ScreenService: Service, @unchecked Sendable {
         }
     }
 
+    /// The sleep timer stops the music then (`MonotonicClock` ns; nil: off, or waiting to
+    /// reckon): the time left is shown beside the play state.
+    public func sleepUntil(_ deadline: UInt64?) { change { $0.sleepUntil = deadline } }
+
+    /// The buttons and knobs are locked: shown beside the play state.
+    public func keysLocked(_ locked: Bool) { change { $0.keysLocked = locked } }
+
+    private func change(_ edit: (inout ScreenInput) -> Void) {
+        shared.withLock { inbox in
+            edit(&inbox.input)
+            inbox.changed = true
+            if inbox.drawing { inbox.broadcast() }
+        }
+    }
+
     // MARK: Service
 
     public func start(died: @escaping @Sendable (any Error) -> Void) throws {
