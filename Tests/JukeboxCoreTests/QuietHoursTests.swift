@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import JukeboxCore
 
@@ -44,7 +45,7 @@ import Testing
         // Quiet from 02:30; the clock jumps from 02:00 to 03:00: the next look sees 03:00.
         let early = QuietHours(start: t("02:30"), end: t("06:00"), maxVolume: 30, startVolume: 30)
         var tracker = QuietHoursTracker()
-        #expect(tracker.look(early, at: t("01:59")) == [.cap(nil)])
+        #expect(tracker.look(early, at: t("01:59")) == [])
         #expect(tracker.look(early, at: t("03:00")) == [.cap(30), .lowerVolume(to: 30)])
         // The clock put back an hour (03:10 to 02:10): by the wall clock it is not quiet yet.
         #expect(tracker.look(early, at: t("02:10")) == [.cap(nil)])
@@ -63,7 +64,8 @@ import Testing
 
     @Test func configEditsApplyAtOnce() {
         var tracker = QuietHoursTracker()
-        #expect(tracker.look(nil, at: t("22:00")) == [.cap(nil)])
+        // No quiet hours: nothing to tell the player, which starts with no cap.
+        #expect(tracker.look(nil, at: t("22:00")) == [])
         #expect(tracker.look(night, at: t("22:00")) == [.cap(30), .lowerVolume(to: 20)])
         var louder = night
         louder.maxVolume = 50
@@ -89,5 +91,37 @@ import Testing
         #expect(sleep.timers.sleep.fadeSeconds == 5)
         #expect(sleep.timers.sleep.steps == [10, 20.5])
         #expect(!sleep.timers.cardsWhileLocked)
+    }
+}
+
+/// The service against a real player, its clock given: the cap and the lowered volume
+/// reach the player's status, and an edit or the end lifts the cap.
+@Suite struct QuietHoursServiceTests {
+    final class Clock: @unchecked Sendable {
+        var time = TimeOfDay(hour: 12, minute: 0)
+    }
+
+    @Test func capsLowersAndLifts() {
+        var settings = Player.Settings()
+        settings.startVolume = 80
+        let player = Player(engine: FakeEngine(), settings: settings)
+        let clock = Clock()
+        clock.time = TimeOfDay(hour: 22, minute: 0)
+        let night = QuietHours(start: TimeOfDay("19:30")!, end: TimeOfDay("07:00")!, maxVolume: 30, startVolume: 20)
+        let service = QuietHoursService(player: player, hours: night, logger: .init(label: "test"), clock: { (clock.time, 0) })
+        service.start(died: { _ in })
+        #expect(player.status.volume == 20)
+        player.perform(.setVolume(90))
+        #expect(player.status.volume == 30)
+        // The edit removes quiet hours: the cap goes, the volume stays.
+        service.update(nil)
+        let lifted = (0..<1000).contains { _ in
+            player.perform(.setVolume(90))
+            if player.status.volume == 90 { return true }
+            usleep(10_000)
+            return false
+        }
+        #expect(lifted)
+        service.stop()
     }
 }

@@ -50,22 +50,22 @@ public struct QuietHoursTracker: Sendable, Equatable {
     }
 
     public private(set) var hours: QuietHours?
-    /// The cap in force (nil: none), as last told to the player.
-    private var capInForce: Int??
+    /// The cap in force (nil: none), as last told to the player; the player starts with none.
+    private var capInForce: Int?
 
     public init() {}
 
-    /// `hours` (nil: none configured) at `time`: what changed since the last look. The
-    /// first look (the start) and a config edit count as a change.
+    /// `hours` (nil: none configured) at `time`: what changed since the last look (the
+    /// start, a boundary passed, a config edit).
     public mutating func look(_ hours: QuietHours?, at time: TimeOfDay) -> [Action] {
-        let wasQuiet = capInForce.map { $0 != nil } ?? false
+        let wasQuiet = capInForce != nil
         let quiet = hours?.contains(time) ?? false
         let cap = quiet ? hours?.maxVolume : nil
         var actions: [Action] = []
-        if capInForce != .some(cap) { actions.append(.cap(cap)) }
+        if capInForce != cap { actions.append(.cap(cap)) }
         if quiet, !wasQuiet, let hours { actions.append(.lowerVolume(to: hours.startVolume)) }
         self.hours = hours
-        capInForce = .some(cap)
+        capInForce = cap
         return actions
     }
 }
