@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import JukeboxCore
 
-/// Cards through the socket's virtual reader (`card UID`, `card-removed`) on a real box:
+/// Cards through the socket's virtual reader (`card UID`, `cardremoved`) on a real box:
 /// a card plays its folder, lifting pauses, the same card resumes, each card keeps its
 /// own place across a SIGKILL, and a broken or huge cards file never stops the music.
 @Suite(.serialized) struct CardsDaemonTests {
@@ -62,7 +62,7 @@ import Testing
         Thread.sleep(forTimeInterval: 0.3)
         #expect((field("elapsed", daemon).flatMap(Double.init) ?? 0) >= 1, "\(daemon.log)")
         // Lifted: paused at once; back within the grace period: plays on.
-        #expect(daemon.ctl(["card-removed"]) != nil)
+        #expect(daemon.ctl(["cardremoved"]) != nil)
         #expect(daemon.wait(seconds: 5) { field("state", daemon) == "pause" })
         #expect(daemon.ctl(["card", "0A1B2C3D4E"]) != nil)
         #expect(daemon.wait(seconds: 5) { field("state", daemon) == "play" })

@@ -76,8 +76,9 @@ import Testing
         #expect(Set(table.listed.filter { $0.permission == .read }.map(\.name)) == reads)
         // Those not listed refuse or alias for anyone: no password is asked for them. But
         // `mount` and `unmount`, which MPD 0.24 leaves out of `commands` where nothing can
-        // be mounted, still ask for it, and `notcommands` names them.
-        #expect(table.all.filter { !$0.listed && $0.permission != .read }.map(\.name) == ["mount", "unmount"])
+        // be mounted, still ask for it, and `notcommands` names them. So do the box's own
+        // card commands, which MPD does not have.
+        #expect(table.all.filter { !$0.listed && $0.permission != .read }.map(\.name) == ["mount", "unmount", "card", "cardremoved"])
         #expect(table.notCommands(mayChange: false).contains("command: mount\n"))
     }
 

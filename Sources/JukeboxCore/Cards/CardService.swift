@@ -171,7 +171,7 @@ public final class CardService: Service, @unchecked Sendable {
             if case .play(let music) = entry?.does { start(card, title, music, at: edge, fromPlace: false) }
         case .resume(let card):
             if startedVersion == nil, case .play(let music) = entry?.does {
-                start(card, title, music, at: edge, fromPlace: true)
+                start(card, title, music, at: edge, fromPlace: music.resume)
             } else {
                 send(.play, for: title, .cardPlaced, at: edge)
                 hooks.outcome(.accepted(card))

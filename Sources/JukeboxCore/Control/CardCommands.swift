@@ -1,6 +1,7 @@
 /// The box's own card commands, for a virtual reader named `socket`: `card UID` is a card
-/// put on it (as a presence reader's `.present`), `card-removed` lifts it. Left out of
-/// `commands`, so the box still lists what MPD lists (`jukebox ctl card 0A1B2C3D4E`).
+/// put on it (as a presence reader's `.present`), `cardremoved` lifts it (one word, as
+/// MPD's command names are). Left out of `commands`, so the box still lists what MPD
+/// lists (`jukebox ctl card 0A1B2C3D4E`).
 extension ControlSession {
     static let cardCommands: [MPDCommand] = [
         .init("card", .change, 1...1, listed: false) { s, request in
@@ -10,7 +11,7 @@ extension ControlSession {
             s.cardReported(.present(card))
             return ""
         },
-        .init("card-removed", .change, 0...0, listed: false) { s, _ in
+        .init("cardremoved", .change, 0...0, listed: false) { s, _ in
             s.cardReported(.absent)
             return ""
         },

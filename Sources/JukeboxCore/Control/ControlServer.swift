@@ -158,7 +158,7 @@ public final class ControlServer: @unchecked Sendable {
     /// once that is over. Set before `start`.
     public var onNotice: @Sendable (String?) -> Void = { _ in }
 
-    /// Told of the socket's virtual card reader (`card UID`, `card-removed`). Set before `start`.
+    /// Told of the socket's virtual card reader (`card UID`, `cardremoved`). Set before `start`.
     public var onCard: @Sendable (CardSighting) -> Void = { _ in }
 
     /// Listens and starts the control thread. On failure nothing is left open.

@@ -35,7 +35,7 @@ public final class ControlSession {
     /// Tells every idle client (this one too) of a change the player does not report:
     /// a stored playlist written.
     var announce: (IdleSubsystems) -> Void = { _ in }
-    /// Where `card` and `card-removed` go: the box's card service (the server sets it).
+    /// Where `card` and `cardremoved` go: the box's card service (the server sets it).
     var cardReported: @Sendable (CardSighting) -> Void = { _ in }
     /// Writes an idle answer to this client at once, when another client's message ends
     /// its `idle` (the server sets it to this client's connection).
