@@ -1,7 +1,9 @@
 # Cards through the socket's virtual reader (`jukebox ctl card UID`): a card plays its
 # folder to the loopback card, sample for sample; then each card keeps its own place: a
 # book card, another card, a power cut (SIGKILL), a restart, and the book card again
-# carries on where it was switched away, as the recording shows.
+# carries on where it was switched away, as the recording shows. Last, an unknown card
+# is linked to what is playing by holding a GPIO button (`long = "link-card"`): the cards
+# file gets its block, comments kept.
 mkdir -p /tmp/cardmusic/Long /tmp/cardmusic/Plays
 cp $FIX/long/long.flac /tmp/cardmusic/Long/
 cp $FIX/plays/1.flac /tmp/cardmusic/Plays/
@@ -65,4 +67,27 @@ echo "last heard of the book before the switch: frame $cut; resumed at frame $re
 [ $((cut - resumed)) -le 88200 ] || { fail "resumed more than 2 s before where it was left: $cut → $resumed"; return; }
 [ "$resumed" -le $((cut + 441)) ] || { fail "resumed after where it was left, skipping: $cut → $resumed"; return; }
 [ $((resumed + $(field frames "$second"))) -eq 264600 ] || { fail "the book did not play to its end after resuming"; return; }
+
+# An unknown card, linked with the button to what plays.
+lines_up 8
+STATE='file = ""'
+INPUT='[[input.button]]
+name = "play"
+line = 8
+press = "play-pause"
+long = "link-card"'
+start_jukebox /tmp/cardmusic
+wait_for 'button "play" on' || { fail "the button was not set up: $(tail -n 5 /tmp/jukebox.log)"; return; }
+wait_for "cards: /tmp/cards.toml: 2 cards" || { fail "the cards file was not read (4th run)"; return; }
+ctl clear > /dev/null && ctl add Plays > /dev/null && ctl play > /dev/null
+ctl card FFFF > /dev/null
+wait_for "card FFFF is not in /tmp/cards.toml" || { fail "the unknown card was not offered for linking"; return; }
+gpio 8=0 +1200ms 8=1
+wait_for "cards: card FFFF linked" || { fail "holding the button did not link the card: $(grep -E 'cards:|input:' /tmp/jukebox.log)"; return; }
+cat /tmp/cards.toml
+grep -q '^# The long book$' /tmp/cards.toml || { fail "the comments of the cards file were lost"; return; }
+listed=$(jukebox cards list --file /tmp/cards.toml)
+echo "$listed"
+echo "$listed" | grep -q '^FFFF .* plays Plays$' || { fail "the linked card does not play the folder that played"; return; }
+kill "$JUKEBOX_PID"; wait "$JUKEBOX_PID" 2>/dev/null
 pass
