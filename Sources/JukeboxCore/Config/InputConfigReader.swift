@@ -168,8 +168,8 @@ extension ConfigLoader.Reader {
                                 activeLow: try bool(t, s, "active_low") ?? true, place: place(s, key))
     }
 
-    private func gestureSet(_ t: TOMLTable, _ s: String, _ d: InputConfig, _ skip: Double, required: Bool) throws -> GestureSet<PlayerCommand> {
-        var g = GestureSet<PlayerCommand>()
+    private func gestureSet(_ t: TOMLTable, _ s: String, _ d: InputConfig, _ skip: Double, required: Bool) throws -> GestureSet<InputCommand> {
+        var g = GestureSet<InputCommand>()
         for key in ["press", "long", "repeat"] {
             guard let name = try string(t, s, key) else { continue }
             guard let command = ButtonAction.command(named: name, skipSeconds: skip) else {
