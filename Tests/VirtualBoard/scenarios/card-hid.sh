@@ -1,5 +1,6 @@
 # A USB card reader (a uinput device that types like the real ones): the number it types
-# and Enter reach the daemon's cards as a read; its device is grabbed, so a key bound to
+# and Enter reach the daemon's cards as a read, and the card plays its folder from the
+# cards file; its device is grabbed, so a key bound to
 # KEY_1 for any device does not fire while it types '1's (a keypad's KEY_1 still does);
 # garbage and endless digits are dropped with one line each and the box keeps playing.
 # Then two readers of one model (one name) come: each is grabbed by one reader.
@@ -15,10 +16,19 @@ device = "jukebox card reader"
 [[input.key]]
 name = "one"
 code = "KEY_1"
-press = "next"'
-mkdir -p /tmp/card-music
+press = "next"
+[cards]
+again = "restart"'
+mkdir -p /tmp/card-music/story
 cp $FIX/scan/scan.flac /tmp/card-music/1.flac
 cp $FIX/scan/scan.flac /tmp/card-music/2.flac
+cp $FIX/scan/scan.flac /tmp/card-music/story/1.flac
+# Beside the config (/tmp/jukebox.toml), where [cards] file looks by default.
+cat > /tmp/cards.toml <<'CARDS'
+[card.0012345671]
+name = "Story"
+play = "story"
+CARDS
 
 # typed TEXT: the steps that type TEXT (digits, letters; "/" is Enter), 4 ms a key.
 typed() {
@@ -37,6 +47,10 @@ jukebox-board uinput --name "jukebox card reader" --settle-ms 1500 --linger-ms 5
 reader=$!
 wait_for 'card reader "box2*": "jukebox card reader" (/dev/input/event.*), grabbed' 15 || { fail "the reader was not grabbed when it appeared: $(tail -n 5 /tmp/jukebox.log)"; return; }
 wait_for 'card: box2*: .*0012345671' 10 || { fail "the typed number was not reported: $(tail -n 5 /tmp/jukebox.log)"; return; }
+wait_for 'cards: Story plays' 5 || { fail "the card did not play its folder: $(tail -n 5 /tmp/jukebox.log)"; return; }
+usleep 300000
+file=$(ctl currentsong | sed -n 's/^file: //p')
+[ "$file" = story/1.flac ] || { fail "the card's folder is not playing: $file"; return; }
 wait $reader
 usleep 500000
 grep 'card' /tmp/jukebox.log
