@@ -18,6 +18,7 @@ final class HIDCardReader: PolledReader {
     private var typed = TypedCardNumber()
     /// "Not there" was said; said again only after it was found.
     private var missingSaid = false
+    private var ungrabbable: Set<String> = []
 
     init(name: String, device: String, logger: Logger, report: @escaping @Sendable (ReaderReport) -> Void) {
         self.name = name
@@ -35,8 +36,12 @@ final class HIDCardReader: PolledReader {
             guard let candidate = try? EvdevDevice(path: path), EvdevInputs.matches(spec, candidate),
                   candidate.has(type: Int(EV_KEY), code: Int(KEY_ENTER)) || candidate.has(type: Int(EV_KEY), code: Int(KEY_KPENTER))
             else { continue }
-            // EBUSY: another reader of the same name holds it.
-            guard jukebox_evdev_grab(candidate.fd, 1) == 0 else { continue }
+            guard jukebox_evdev_grab(candidate.fd, 1) == 0 else {
+                // EBUSY: another reader of the same name holds it; anything else is said once.
+                let error = Errno.current
+                if error != .busy, ungrabbable.insert(path).inserted { logger.warning("card reader \"\(name)\": cannot grab \(path): \(error)") }
+                continue
+            }
             device = candidate
             typed = TypedCardNumber()
             missingSaid = false
