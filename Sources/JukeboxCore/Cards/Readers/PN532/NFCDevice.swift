@@ -54,7 +54,14 @@ final class NFCDevice {
         var length = uid.count
         let found = jukebox_nfc_select_iso14443a(device, &uid, &length)
         if found < 0 { throw NFCError(String(cString: jukebox_nfc_strerror(device)), code: found) }
-        return found == 0 ? nil : Array(uid.prefix(length))
+        guard found > 0 else { return nil }
+        // The card is left selected (ACTIVE), and a selected card answers no REQA: the
+        // next poll would miss it every other time (seen with PN532 readers that poll
+        // this way, e.g. ESPHome's and Adafruit's). Dropping the field resets it, and the
+        // next InListPassiveTarget raises the field again. Not InDeselect: that halts
+        // the card, which then answers no REQA either.
+        _ = jukebox_nfc_set_property_bool(device, NP_ACTIVATE_FIELD, false)
+        return Array(uid.prefix(length))
     }
 
     /// The device path of a serial, I2C or SPI connection string (`pn532_uart:/dev/ttyS1`,
