@@ -13,7 +13,8 @@ struct PN532Watch: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "pn532",
                                                     abstract: "Poll a PN532 through libnfc; print each change of what it sees, with times.")
     @Option(help: "libnfc's connection string.") var connection = "pn532_uart:/dev/ttyS1"
-    @Option var seconds: Double
+    @Option(help: "The longest it polls.") var seconds: Double
+    @Option(help: "Stop when this file appears.") var stopFile: String?
 
     func run() throws {
         var logger = Logger(label: "pn532") { StderrLogHandler(label: $0) }
@@ -36,10 +37,13 @@ struct PN532Watch: ParsableCommand {
             }
         }, logger: logger)
         reader.start()
-        MonotonicClock.sleep(until: start + UInt64(seconds * 1e9))
+        let end = start + UInt64(seconds * 1e9)
+        while MonotonicClock.now() < end, stopFile.map({ access($0, F_OK) != 0 }) ?? true {
+            MonotonicClock.sleep(until: min(end, MonotonicClock.now() + 100_000_000))
+        }
         reader.stop()
         let polls = seen.current.polls
-        say("polls \(polls) in \(seconds) s")
+        say("polls \(polls) in \(clock(Double(MonotonicClock.now() - start) / 1e9)) s")
     }
 }
 
