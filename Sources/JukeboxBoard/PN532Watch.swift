@@ -36,7 +36,7 @@ struct PN532Watch: ParsableCommand {
             case .read(let card): say("\(clock(at)) read \(card)")
             }
         }, logger: logger)
-        reader.start()
+        try reader.start()
         let end = start + UInt64(seconds * 1e9)
         while MonotonicClock.now() < end, stopFile.map({ access($0, F_OK) != 0 }) ?? true {
             MonotonicClock.sleep(until: min(end, MonotonicClock.now() + 100_000_000))

@@ -69,7 +69,7 @@ import Testing
         logger.logLevel = .info
         let reader = PN532Reader(name: "box", connection: "pn532_uart:/dev/no-such-pn532",
                                  report: { reports.append("\($0.sighting)") }, logger: logger)
-        reader.start()
+        try reader.start()
         try await Task.sleep(nanoseconds: 2_000_000_000)  // the first try and two more
         reader.stop()
         let lines = log.all

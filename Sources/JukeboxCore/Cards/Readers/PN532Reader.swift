@@ -28,6 +28,8 @@ public final class PN532Reader: Sendable {
     private struct Control {
         var stopping = false
         var running = false
+        /// A device appeared somewhere: a reader waiting to try its device again tries now.
+        var lookNow = false
     }
     private let control = ConditionLocked(Control())
 
@@ -40,8 +42,8 @@ public final class PN532Reader: Sendable {
     }
 
     /// Starts polling on its own thread; returns at once. Starting a running reader does
-    /// nothing.
-    public func start() {
+    /// nothing. Throws only when the system cannot make the thread.
+    public func start() throws(Errno) {
         let starting = control.withLock { access -> Bool in
             guard !access.running else { return false }
             access.running = true
@@ -60,7 +62,16 @@ public final class PN532Reader: Sendable {
             pthread_detach(thread)
         } catch {
             control.withLock { $0.running = false }
-            logger.error("card reader \(name): cannot start its thread (\(error)); the PN532 on \(connection) is not read")
+            throw error
+        }
+    }
+
+    /// A device appeared (a USB-serial adapter plugged in): a reader waiting to try its
+    /// device again tries it now instead of at the end of its wait.
+    public func devicesAppeared() {
+        control.withLock { access in
+            access.lookNow = true
+            access.broadcast()
         }
     }
 
@@ -84,10 +95,15 @@ public final class PN532Reader: Sendable {
 
     private var stopping: Bool { control.withLock { $0.stopping } }
 
-    /// Waits until `deadline` or a stop; true when stopping.
-    private func wait(until deadline: UInt64) -> Bool {
+    /// Waits until `deadline` or a stop (or, with `orDevice`, a device appearing); true
+    /// when stopping.
+    private func wait(until deadline: UInt64, orDevice: Bool = false) -> Bool {
         control.withLock { access -> Bool in
             while !access.stopping {
+                if orDevice, access.lookNow {
+                    access.lookNow = false
+                    return false
+                }
                 let now = MonotonicClock.now()
                 guard now < deadline else { return false }
                 access.wait(nanoseconds: deadline - now)
@@ -111,7 +127,7 @@ public final class PN532Reader: Sendable {
                 } catch {
                     let (pause, log) = retry.openFailed()
                     if log { logger.warning("card reader \(name): cannot open the PN532 on \(connection) (\(error)); trying again until it answers") }
-                    if wait(until: MonotonicClock.now() + pause) { break }
+                    if wait(until: MonotonicClock.now() + pause, orDevice: true) { break }
                 }
                 continue
             }
