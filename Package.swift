@@ -29,6 +29,8 @@ let package = Package(
         .systemLibrary(name: "CDRM", pkgConfig: "libdrm", providers: [.apt(["libdrm-dev"])]),
         // MPD's sticker database: the system's SQLite, as Debian ships it.
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        // The jingles' sample rate, converted once to the output's when they are asked for.
+        .systemLibrary(name: "CSoxr", pkgConfig: "soxr", providers: [.apt(["libsoxr-dev"])]),
         // C++ only: Swift reaches it through CJukeboxStretch.
         .systemLibrary(name: "CSoundTouch", pkgConfig: "soundtouch", providers: [.apt(["libsoundtouch-dev"])]),
         // Headers only: libcurl is loaded with dlopen on the first URL (CJukeboxShim/curl.c).
@@ -59,7 +61,7 @@ let package = Package(
         .target(
             name: "JukeboxCore",
             dependencies: [
-                "CAlsa", "CGpiod", "CFlac", "CMpg123", "CVorbis", "COpus", "CSystemd", "CFreeType", "CPNG", "CDRM", "CCurl", "CFFmpeg", "CNfc", "CSQLite", "CJukeboxShim", "CJukeboxStretch",
+                "CAlsa", "CGpiod", "CFlac", "CMpg123", "CVorbis", "COpus", "CSystemd", "CFreeType", "CPNG", "CDRM", "CCurl", "CFFmpeg", "CNfc", "CSQLite", "CSoxr", "CJukeboxShim", "CJukeboxStretch",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "TOMLKit", package: "TOMLKit"),
             ]

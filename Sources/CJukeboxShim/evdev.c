@@ -7,6 +7,7 @@ int jukebox_evdev_name(int fd, char *buffer, size_t size) { return ioctl(fd, EVI
 int jukebox_evdev_set_clock(int fd, int clock_id) { return ioctl(fd, EVIOCSCLOCKID, &clock_id); }
 int jukebox_evdev_bits(int fd, int type, unsigned char *bits, size_t size) { return ioctl(fd, EVIOCGBIT(type, size), bits); }
 int jukebox_evdev_key_state(int fd, unsigned char *bits, size_t size) { return ioctl(fd, EVIOCGKEY(size), bits); }
+int jukebox_evdev_grab(int fd, int grab) { return ioctl(fd, EVIOCGRAB, (unsigned long)grab); }
 
 int jukebox_evdev_abs_value(int fd, int code, int *value) {
     struct input_absinfo info;
@@ -30,6 +31,9 @@ static const struct { const char *name; int type; int code; } codes[] = {
     CODE(EV_KEY, KEY_PAGEUP), CODE(EV_KEY, KEY_PAGEDOWN), CODE(EV_KEY, KEY_HOME), CODE(EV_KEY, KEY_END),
     CODE(EV_KEY, KEY_0), CODE(EV_KEY, KEY_1), CODE(EV_KEY, KEY_2), CODE(EV_KEY, KEY_3), CODE(EV_KEY, KEY_4),
     CODE(EV_KEY, KEY_5), CODE(EV_KEY, KEY_6), CODE(EV_KEY, KEY_7), CODE(EV_KEY, KEY_8), CODE(EV_KEY, KEY_9),
+    CODE(EV_KEY, KEY_KP0), CODE(EV_KEY, KEY_KP1), CODE(EV_KEY, KEY_KP2), CODE(EV_KEY, KEY_KP3), CODE(EV_KEY, KEY_KP4),
+    CODE(EV_KEY, KEY_KP5), CODE(EV_KEY, KEY_KP6), CODE(EV_KEY, KEY_KP7), CODE(EV_KEY, KEY_KP8), CODE(EV_KEY, KEY_KP9),
+    CODE(EV_KEY, KEY_KPENTER), CODE(EV_KEY, KEY_LEFTSHIFT), CODE(EV_KEY, KEY_RIGHTSHIFT),
     CODE(EV_KEY, KEY_A), CODE(EV_KEY, KEY_B), CODE(EV_KEY, KEY_C), CODE(EV_KEY, KEY_D), CODE(EV_KEY, KEY_E),
     CODE(EV_KEY, KEY_F), CODE(EV_KEY, KEY_M), CODE(EV_KEY, KEY_N), CODE(EV_KEY, KEY_P), CODE(EV_KEY, KEY_Q),
     CODE(EV_KEY, KEY_R), CODE(EV_KEY, KEY_S), CODE(EV_KEY, KEY_X), CODE(EV_KEY, KEY_Y), CODE(EV_KEY, KEY_Z),

@@ -55,7 +55,7 @@ struct InputLatency: ParsableCommand {
         logger.logLevel = .error
         let inputs = InputLoop(pipedButtons: config, readFrom: outPipe[0], logger: logger) {
             effects.sent(MonotonicClock.now() - $0.edgeAt)
-            player.performUnlessBusy($0.command)  // as the daemon does
+            if case .player(let command) = $0.command { player.performUnlessBusy(command) }  // as the daemon does
         }
         try inputs.start()
         MonotonicClock.sleep(until: MonotonicClock.now() + 1_000_000_000)

@@ -58,5 +58,8 @@ final class RecordingOutput: AudioOutput, @unchecked Sendable {
                                                  .command(.volumeStep(1)), .command(.volumeStep(-1)), .quit])
         #expect(feed([0x1B, 0x5B, 0x43, 0x1B, 0x5B, 0x44]) == [.command(.skip(seconds: 10)), .command(.skip(seconds: -10))])
         #expect(feed([0x1B, 0x78, 0x20]) == [.command(.toggle)])  // a stray escape is dropped
+        // A card's number and Enter; Enter alone, or after more digits than a card has, is nothing.
+        #expect(feed(Array("0012345678\n".utf8)) == [.card(CardID("0012345678")!)])
+        #expect(feed(Array("\r".utf8) + Array(String(repeating: "7", count: 40).utf8) + [0x0D] + Array("42\r".utf8)) == [.card(CardID("42")!)])
     }
 }

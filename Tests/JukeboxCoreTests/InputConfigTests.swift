@@ -122,4 +122,92 @@ import Testing
         #expect(c.buttons[0].gestures.press == .skip(seconds: -30))
         #expect(c.buttons[1].gestures.press == .skip(seconds: 10))
     }
+
+    @Test func cardReadersOfEachKind() throws {
+        let c = try parse("""
+            [[input.reader]]
+            name = "usb"
+            type = "hid"
+            device = "Sycreader USB Reader"
+            [[input.reader]]
+            type = "rdm6300"
+            device = "/dev/serial0"
+            [[input.reader]]
+            name = "nfc"
+            type = "pn532"
+            bus = "i2c"
+            device = "/dev/i2c-1"
+            [[input.reader]]
+            name = "nfc2"
+            type = "pn532"
+            bus = "uart"
+            device = "/dev/ttyS1"
+            [[input.reader]]
+            name = "nfc3"
+            type = "pn532"
+            bus = "spi"
+            device = "/dev/spidev0.0"
+            """)
+        #expect(c.readers.map(\.kind) == [
+            .hid(device: "Sycreader USB Reader"), .rdm6300(port: "/dev/serial0"), .pn532(connection: "pn532_i2c:/dev/i2c-1"),
+            .pn532(connection: "pn532_uart:/dev/ttyS1"), .pn532(connection: "pn532_spi:/dev/spidev0.0"),
+        ])
+        #expect(c.readers.map(\.name) == ["usb", "/dev/serial0", "nfc", "nfc2", "nfc3"])
+        #expect(c.readers[1].place == ConfigPlace(path: "j.toml", line: 6))
+        #expect(!c.isEmpty)
+    }
+
+    @Test func cardReaderMistakesAreLocated() {
+        let unknown = error("[[input.reader]]\nname = \"a\"\ntype = \"barcode\"\ndevice = \"x\"\n")
+        #expect(unknown?.line == 3)
+        #expect(unknown?.reason.contains("type must be \"hid\"") == true)
+        #expect(error("[[input.reader]]\ndevice = \"x\"\n")?.reason.contains("needs type") == true)
+        let noDevice = error("[[input.reader]]\ntype = \"rdm6300\"\n")
+        #expect(noDevice?.line == 1)
+        #expect(noDevice?.reason.contains("needs device = the serial port") == true)
+        #expect(error("[[input.reader]]\ntype = \"pn532\"\ndevice = \"/dev/i2c-1\"\n")?.reason.contains("needs bus") == true)
+        #expect(error("[[input.reader]]\ntype = \"pn532\"\nbus = \"usb\"\ndevice = \"/dev/x\"\n")?.line == 3)
+        #expect(error("[[input.reader]]\ntype = \"hid\"\nbus = \"spi\"\ndevice = \"x\"\n")?.line == 3)
+        #expect(error("[[input.reader]]\ntype = \"hid\"\ndevice = \"x\"\nport = \"y\"\n")?.line == 4)
+    }
+
+    @Test func twoReadersMayNotShareANameOrAPort() {
+        let name = error("""
+            [[input.reader]]
+            name = "box"
+            type = "hid"
+            device = "Reader"
+            [[input.reader]]
+            name = "box"
+            type = "rdm6300"
+            device = "/dev/ttyUSB0"
+            """)
+        #expect(name?.line == 7)
+        #expect(name?.reason.contains("already set (j.toml:3)") == true)
+        let port = error("""
+            [[input.reader]]
+            type = "rdm6300"
+            device = "/dev/ttyS0"
+            [[input.reader]]
+            name = "nfc"
+            type = "pn532"
+            bus = "uart"
+            device = "/dev/ttyS0"
+            """)
+        #expect(port?.line == 6)
+        #expect(port?.reason.contains("which reader \"/dev/ttyS0\" already uses") == true)
+        let key = error("""
+            [[input.reader]]
+            type = "hid"
+            device = "Reader"
+            [[input.key]]
+            device = "Reader"
+            code = "KEY_1"
+            press = "next"
+            """)
+        #expect(key?.line == 6)
+        #expect(key?.reason.contains("which card reader \"Reader\" takes for itself (j.toml:2)") == true)
+        // Two USB readers of one model have one name: each takes its own device.
+        #expect(error("[[input.reader]]\nname = \"a\"\ntype = \"hid\"\ndevice = \"R\"\n[[input.reader]]\nname = \"b\"\ntype = \"hid\"\ndevice = \"R\"\n") == nil)
+    }
 }

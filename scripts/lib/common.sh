@@ -4,7 +4,7 @@
 JUKEBOX_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 
 # Headers and pkg-config files for the C libraries the binary links.
-BUILD_PACKAGES="pkg-config libasound2-dev libgpiod-dev libflac-dev libmpg123-dev libvorbis-dev libopusfile-dev libsystemd-dev libfreetype-dev libpng-dev libjpeg62-turbo-dev libdrm-dev libcurl4-openssl-dev libsoundtouch-dev libavformat-dev libavcodec-dev libavutil-dev libsqlite3-dev libnfc-dev"
+BUILD_PACKAGES="pkg-config libasound2-dev libgpiod-dev libflac-dev libmpg123-dev libvorbis-dev libopusfile-dev libsystemd-dev libfreetype-dev libpng-dev libjpeg62-turbo-dev libdrm-dev libcurl4-openssl-dev libsoundtouch-dev libavformat-dev libavcodec-dev libavutil-dev libsqlite3-dev libsoxr-dev libnfc-dev"
 # The fonts the screen draws with: Latin, Greek and Cyrillic, then Chinese, Japanese and Korean.
 FONT_PACKAGES="fonts-dejavu-core fonts-wqy-microhei"
 # The reference tools the tests compare against and make fixtures with (ffmpeg for the

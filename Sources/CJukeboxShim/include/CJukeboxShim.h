@@ -34,6 +34,9 @@ int jukebox_evdev_bits(int fd, int type, unsigned char *bits, size_t size);
 int jukebox_evdev_key_state(int fd, unsigned char *bits, size_t size);
 /// An absolute axis's current value (EVIOCGABS).
 int jukebox_evdev_abs_value(int fd, int code, int *value);
+/// Takes the device for this descriptor alone (EVIOCGRAB; 0 lets go): a card reader's
+/// digits reach no other reader of the device, nor the console. EBUSY: another holds it.
+int jukebox_evdev_grab(int fd, int grab);
 
 /// The kernel's own name for an event code, e.g. "KEY_PLAYPAUSE" -> (EV_KEY, 164);
 /// returns 0 if the name is not one the jukebox knows.

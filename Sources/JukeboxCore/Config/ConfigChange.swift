@@ -16,6 +16,8 @@ public struct ConfigChange: Sendable, Equatable {
         case display
         /// The download cache's folder and size, the network's timeout.
         case network
+        /// The jingles' files and level.
+        case jingles
         /// Read only at start: autoplay, resume, keyboard, the keys' skip step, the pre-buffer.
         case startOnly = "start-only settings"
     }
@@ -35,6 +37,7 @@ public struct ConfigChange: Sendable, Equatable {
         if old.state != new.state { parts.insert(.state) }
         if old.display != new.display { parts.insert(.display) }
         if old.network.cache != new.network.cache || old.network.timeoutSeconds != new.network.timeoutSeconds { parts.insert(.network) }
+        if old.jingles != new.jingles { parts.insert(.jingles) }
         if old.playback.autoplay != new.playback.autoplay || old.playback.resume != new.playback.resume
             || old.playback.skipSeconds != new.playback.skipSeconds || old.control.keyboard != new.control.keyboard
             || old.network.prebufferSeconds != new.network.prebufferSeconds {

@@ -62,7 +62,7 @@ public enum ConfigLoader {
 
         mutating func read() throws -> JukeboxConfig {
             var c = defaults
-            try allow(table, nil, ["library", "playback", "audio", "control", "state", "input", "display", "network"])
+            try allow(table, nil, ["library", "playback", "audio", "control", "state", "input", "display", "network", "jingles"])
             if let t = try section("library") {
                 try allow(t, "library", ["music_dir", "playlists_dir", "playlist", "remember_position"])
                 c.library.rememberPosition = try strings(t, "library", "remember_position") ?? c.library.rememberPosition
@@ -211,10 +211,26 @@ public enum ConfigLoader {
                 c.network.cacheDirectory = try string(t, s, "cache_dir") ?? c.network.cacheDirectory
                 if let mb = try int(t, s, "cache_mb", 0...1_048_576) { c.network.cacheBytes = Int64(mb) << 20 }
             }
+            if let t = try section("jingles") {
+                let s = "jingles"
+                try allow(t, s, Set(Jingle.allCases.map(\.rawValue) + ["volume"]))
+                c.jingles.volume = try int(t, s, "volume", 0...100) ?? c.jingles.volume
+                for jingle in Jingle.allCases {
+                    guard let file = try string(t, s, jingle.rawValue), !file.isEmpty else { continue }
+                    let folder = Self.folder(of: path)
+                    c.jingles.sounds[jingle] = file.hasPrefix("/") ? file : (folder == "/" ? "" : folder) + "/" + file
+                }
+            }
             if let t = try section("input") {
                 c.input = try readInput(t, skipSeconds: c.playback.skipSeconds)
             }
             return c
+        }
+
+        /// The folder a file is in ("." for a bare name).
+        static func folder(of path: String) -> String {
+            guard let slash = path.lastIndex(of: "/") else { return "." }
+            return slash == path.startIndex ? "/" : String(path[..<slash])
         }
 
         func section(_ name: String) throws -> TOMLTable? {

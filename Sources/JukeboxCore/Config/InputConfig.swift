@@ -29,7 +29,7 @@ public struct InputConfig: Sendable, Equatable {
         public var name: String
         public var line: Line
         public var debounceMilliseconds: Int
-        public var gestures: GestureSet<PlayerCommand>
+        public var gestures: GestureSet<InputCommand>
         public var place: ConfigPlace
     }
 
@@ -39,7 +39,7 @@ public struct InputConfig: Sendable, Equatable {
         public var b: Line
         /// The knob's push switch, if wired, with its own gestures.
         public var button: Line?
-        public var buttonGestures: GestureSet<PlayerCommand>
+        public var buttonGestures: GestureSet<InputCommand>
         public var transitionsPerDetent: Int
         /// Debounce on the A and B lines (0: the state machine alone).
         public var debounceMilliseconds: Int
@@ -65,7 +65,7 @@ public struct InputConfig: Sendable, Equatable {
         /// A device name as the kernel gives it, or a path; empty: any device with this key.
         public var device: String
         public var code: Int
-        public var gestures: GestureSet<PlayerCommand>
+        public var gestures: GestureSet<InputCommand>
         public var place: ConfigPlace
     }
 

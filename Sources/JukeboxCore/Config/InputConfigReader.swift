@@ -2,13 +2,13 @@ import CJukeboxShim
 import TOMLKit
 
 /// Reads `[input]` and its arrays of tables (`[[input.button]]`, `[[input.encoder]]`,
-/// `[[input.interruption]]`, `[[input.key]]`, `[[input.axis]]`), and refuses a line claimed
+/// `[[input.interruption]]`, `[[input.key]]`, `[[input.axis]]`, `[[input.reader]]`), and refuses a line claimed
 /// twice or one that `reserved_lines` keeps for the DAC, naming both users.
 extension ConfigLoader.Reader {
     func readInput(_ t: TOMLTable, skipSeconds: Double) throws -> InputConfig {
         let s = "input"
         try allow(t, s, ["chip", "debounce_ms", "long_press_ms", "repeat_delay_ms", "repeat_ms", "reserved_lines",
-                         "reserved_for", "button", "encoder", "interruption", "key", "axis"])
+                         "reserved_for", "button", "encoder", "interruption", "key", "axis", "reader"])
         var c = InputConfig()
         c.chip = try string(t, s, "chip") ?? c.chip
         c.debounceMilliseconds = try int(t, s, "debounce_ms", 0...500) ?? c.debounceMilliseconds
@@ -28,7 +28,9 @@ extension ConfigLoader.Reader {
         c.interruptions = try each(t, "interruption") { try $0.interruption($1, d) }
         c.keys = try each(t, "key") { try $0.key($1, d, skipSeconds) }
         c.axes = try each(t, "axis") { try $0.axis($1, d) }
+        c.readers = try each(t, "reader") { try $0.reader($1) }
         try checkLines(c)
+        try checkReaders(c)
         return c
     }
 
@@ -118,6 +120,36 @@ extension ConfigLoader.Reader {
             action: try stepAction(t, s, "action", seek) ?? .volume, place: place(s, "code"))
     }
 
+    private func reader(_ t: TOMLTable) throws -> InputConfig.Reader {
+        let s = "input.reader"
+        try allow(t, s, ["name", "type", "device", "bus"])
+        let kinds = "\"hid\" (a USB reader that types the number), \"rdm6300\" (125 kHz, serial) or \"pn532\" (13.56 MHz, libnfc)"
+        guard let type = try string(t, s, "type") else { throw error(s, nil, "[[\(s)]] needs type = \(kinds)") }
+        guard ["hid", "rdm6300", "pn532"].contains(type) else { throw error(s, "type", "type must be \(kinds), not \"\(type)\"") }
+        guard let device = try string(t, s, "device"), !device.isEmpty else {
+            let what = switch type {
+            case "hid": "the input device's name as the kernel gives it (see /proc/bus/input/devices) or a /dev/input path"
+            case "rdm6300": "the serial port, e.g. \"/dev/serial0\" or \"/dev/ttyUSB0\""
+            default: "the PN532's port, e.g. \"/dev/ttyS0\", \"/dev/i2c-1\" or \"/dev/spidev0.0\""
+            }
+            throw error(s, t["device"] == nil ? nil : "device", "[[\(s)]] of type \"\(type)\" needs device = \(what)")
+        }
+        let bus = try string(t, s, "bus")
+        if bus != nil, type != "pn532" { throw error(s, "bus", "bus is for a pn532; a\(type == "hid" ? "" : "n") \(type) reader has only a device") }
+        let kind: InputConfig.Reader.Kind
+        switch type {
+        case "hid": kind = .hid(device: device)
+        case "rdm6300": kind = .rdm6300(port: device)
+        default:
+            // libnfc's connection strings (1.8): DRIVER:PORT, the driver named after the bus.
+            guard let bus, ["uart", "i2c", "spi"].contains(bus) else {
+                throw error(s, bus == nil ? nil : "bus", "a pn532 reader needs bus = \"uart\", \"i2c\" or \"spi\" (how it is wired)\(bus.map { ", not \"\($0)\"" } ?? "")")
+            }
+            kind = .pn532(connection: "pn532_\(bus):\(device)")
+        }
+        return InputConfig.Reader(name: try string(t, s, "name") ?? device, kind: kind, place: place(s, "type"))
+    }
+
     // MARK: Values
 
     private func gpioLine(_ t: TOMLTable, _ s: String, _ key: String, _ d: InputConfig, required: Bool) throws -> InputConfig.Line? {
@@ -136,8 +168,8 @@ extension ConfigLoader.Reader {
                                 activeLow: try bool(t, s, "active_low") ?? true, place: place(s, key))
     }
 
-    private func gestureSet(_ t: TOMLTable, _ s: String, _ d: InputConfig, _ skip: Double, required: Bool) throws -> GestureSet<PlayerCommand> {
-        var g = GestureSet<PlayerCommand>()
+    private func gestureSet(_ t: TOMLTable, _ s: String, _ d: InputConfig, _ skip: Double, required: Bool) throws -> GestureSet<InputCommand> {
+        var g = GestureSet<InputCommand>()
         for key in ["press", "long", "repeat"] {
             guard let name = try string(t, s, key) else { continue }
             guard let command = ButtonAction.command(named: name, skipSeconds: skip) else {
@@ -227,6 +259,35 @@ extension ConfigLoader.Reader {
                 throw located(line.place, "\(user) is on \(line.description), which \(other) already uses (\(first.place)); each line can have one use")
             }
             users[key] = (user, line)
+        }
+    }
+
+    /// Reports name their reader, so two must not share a name; nor a port or device path,
+    /// which only one can hold. Two USB readers may share a device name (two of one model):
+    /// each takes a device of that name that the other has not grabbed.
+    private func checkReaders(_ c: InputConfig) throws {
+        var names: [String: ConfigPlace] = [:]
+        var devices: [String: (String, ConfigPlace)] = [:]
+        for reader in c.readers {
+            if let first = names[reader.name] {
+                throw located(reader.place, "a reader named \"\(reader.name)\" is already set (\(first)); give each reader its own name = \"...\"")
+            }
+            names[reader.name] = reader.place
+            let device = switch reader.kind {
+            case .hid(let d): d
+            case .rdm6300(let port): port
+            case .pn532(let connection): String(connection.drop { $0 != ":" }.dropFirst())
+            }
+            if case .hid = reader.kind, !device.hasPrefix("/") { continue }
+            if let (other, first) = devices[device] {
+                throw located(reader.place, "reader \"\(reader.name)\" uses \(device), which reader \"\(other)\" already uses (\(first)); each device can have one reader")
+            }
+            devices[device] = (reader.name, reader.place)
+        }
+        let uses = c.keys.map { ("key \"\($0.name)\"", $0.device, $0.place) } + c.axes.map { ("axis \"\($0.name)\"", $0.device, $0.place) }
+        for (user, device, place) in uses where !device.isEmpty {
+            guard let reader = c.readers.first(where: { $0.kind == .hid(device: device) }) else { continue }
+            throw located(place, "\(user) is on \"\(device)\", which card reader \"\(reader.name)\" takes for itself (\(reader.place)); its keys reach only the cards")
         }
     }
 

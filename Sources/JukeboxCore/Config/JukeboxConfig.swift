@@ -99,6 +99,15 @@ public struct JukeboxConfig: Sendable, Equatable {
         public var limits: HTTPTransfer.Limits { HTTPTransfer.Limits(connectSeconds: timeoutSeconds, stallSeconds: timeoutSeconds) }
     }
 
+    /// `[jingles]`: short sounds over the music when a card is read.
+    public struct Jingles: Sendable, Equatable {
+        /// The sound file for each, absolute (relative ones are taken from the config's
+        /// folder); none: silent.
+        public var sounds: [Jingle: String] = [:]
+        /// Their level on the volume's scale (0–100); never louder than the music's volume.
+        public var volume = 40
+    }
+
     public var library = Library()
     public var playback = Playback()
     public var audio = Audio()
@@ -107,6 +116,7 @@ public struct JukeboxConfig: Sendable, Equatable {
     public var input = InputConfig()
     public var display = Display()
     public var network = Network()
+    public var jingles = Jingles()
 
     public init() {}
 

@@ -57,9 +57,14 @@ public final class Daemon: @unchecked Sendable {
     private let engineService: EngineService
     private let control: ControlService
     private let inputs: InputService
+    /// Where a button's request of the box goes (`boxRequested`), set once all parts exist.
+    private typealias BoxRequestHandler = @Sendable (BoxAction, InputAction) -> Void
+    private let boxRequests: ConditionLocked<BoxRequestHandler?>
     private let library: LibraryService
     private let resume: ResumeService
     private let screen: ScreenService
+    /// The sounds a card's outcome plays over the music.
+    private let jingles: JinglePlayer
     private let startup: StartupReport
     /// What `run` waits on: the first stop asked for; and the config in force.
     private let shared: ConditionLocked<Shared>
@@ -105,12 +110,19 @@ public final class Daemon: @unchecked Sendable {
                                  scope: ControlService.scope(config), logger: logger)
         let player = self.player
         let actions = actionLog
+        let boxRequests = ConditionLocked<BoxRequestHandler?>(nil)
+        self.boxRequests = boxRequests
         inputs = InputService(config: config.input, logger: logger) { action in
             actions.sent(action, at: MonotonicClock.now())
-            // Applied on the input thread: a knob's detent goes from here to the audio
-            // thread and nowhere else. Behind a library's list being set, it is queued
-            // instead, so the input thread never waits for that.
-            player.performUnlessBusy(action.command)
+            switch action.command {
+            case .player(let command):
+                // Applied on the input thread: a knob's detent goes from here to the audio
+                // thread and nowhere else. Behind a library's list being set, it is queued
+                // instead, so the input thread never waits for that.
+                player.performUnlessBusy(command)
+            case .box(let request):
+                boxRequests.current?(request, action)
+            }
         }
         let resume = ResumeService(player: player, services: services, logger: logger) { shared.current.config }
         self.resume = resume
@@ -119,6 +131,7 @@ public final class Daemon: @unchecked Sendable {
             catalog: catalog, logger: logger, waitForMusic: !exitWhenDone,
             holdFirstPlay: { resume.holdsFirstPlay })
         screen = ScreenService(settings: config.display, logger: logger)
+        jingles = JinglePlayer(logger: logger) { [engine] in engine.playJingle($0) }
         control.onNotice = { [screen] in screen.notice(.control, $0) }
         wire()
     }
@@ -146,8 +159,10 @@ public final class Daemon: @unchecked Sendable {
             { events in if events.contains(where: { $0.subsystem == "sound" }) { engine.devicesChanged() } },
             { events in inputs.devicesAnnounced(events) },
         ]
+        inputs.onReport = { [weak self] in self?.cardReported($0) }
         outputs.whenChanged { [weak self] _ in self?.reroute() }
         library.onLoaded = { [weak self] in self?.libraryLoaded($0) }
+        boxRequests.withLock { $0.wholeValue = { [weak self] request, action in self?.boxRequested(request, by: action) } }
     }
 
     /// Runs the box until a stop is asked for, then stops every part and returns.
@@ -200,6 +215,7 @@ public final class Daemon: @unchecked Sendable {
         // (the library holds its first play for it).
         resume.load()
         configureNetwork(config.network)
+        jingles.configure(config.jingles)
         do {
             for service in startOrder() { try services.add(service) }
             return nil
@@ -276,6 +292,17 @@ public final class Daemon: @unchecked Sendable {
         }
     }
 
+    /// A button asked the box itself for something: the key lock, the sleep timer,
+    /// linking a card.
+    private func boxRequested(_ request: BoxAction, by action: InputAction) {
+        logger.info("input: \(action.source) asked for \(request.rawValue)")
+    }
+
+    /// The sleep timer, as a card, a button, the socket or the screen asks.
+    func sleepRequested(_ request: SleepRequest) {
+        logger.info("sleep timer: \(request)")
+    }
+
     /// A card reader's sighting (readers are inputs: `[[input.reader]]`), or the socket's
     /// virtual card.
     func cardReported(_ report: ReaderReport) {
@@ -285,6 +312,7 @@ public final class Daemon: @unchecked Sendable {
     private func keyPressed(_ action: KeyboardInput.Action) {
         switch action {
         case .command(let command): player.send(command)
+        case .card(let id): cardReported(ReaderReport(reader: "keyboard", sighting: .read(id), at: MonotonicClock.now()))
         case .quit: requestStop(.quitKey)
         case .closed(let error): logger.notice("keys: the terminal \(error.map { "failed: \($0)" } ?? "closed"); keys stop")
         }
@@ -349,6 +377,7 @@ public final class Daemon: @unchecked Sendable {
             services.restart(screen) { screen.settings = new.display }
         }
         if change.parts.contains(.network) { configureNetwork(new.network) }
+        if change.parts.contains(.jingles) { jingles.configure(new.jingles) }
         if change.parts.contains(.state) { resume.stateSettingsChanged(new) }
     }
 

@@ -14,7 +14,8 @@ public final class InputActionLog: @unchecked Sendable {
     public init(logger: Logger) { self.logger = logger }
 
     public func sent(_ action: InputAction, at sentAt: UInt64) {
-        let effects = Self.effects(of: action.command)
+        let effects: Set<AppliedCommand>
+        if case .player(let command) = action.command { effects = Self.effects(of: command) } else { effects = [] }
         logger.info("input: \(action.source) \(action.gesture) → \(action.command), edge at \(Self.seconds(action.edgeAt)) s")
         guard !effects.isEmpty else { return }
         lock.withLock {

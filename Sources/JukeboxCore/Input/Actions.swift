@@ -1,4 +1,41 @@
-/// The names the configuration uses for actions, and the player commands they stand for.
+/// What an input asks for: a command for the player, or one for the box itself.
+public enum InputCommand: Sendable, Equatable, CustomStringConvertible {
+    case player(PlayerCommand)
+    case box(BoxAction)
+
+    public var description: String {
+        switch self {
+        case .player(let command): command.description
+        case .box(let action): action.rawValue
+        }
+    }
+
+    /// The end of a held command (fast-forward, rewind); the command itself otherwise.
+    public var ended: InputCommand {
+        if case .player(let command) = self { return .player(command.ended) }
+        return self
+    }
+}
+
+/// What a button can ask of the box rather than of the player.
+public enum BoxAction: String, Sendable, Equatable, CaseIterable {
+    /// Lock the buttons and knobs, or unlock them (the same gesture both ways).
+    case keyLock = "key-lock"
+    /// Start the sleep timer, or step it on (see `[timers]`).
+    case sleepTimer = "sleep-timer"
+    /// Link the unknown card on the reader to what is playing.
+    case linkCard = "link-card"
+
+    public var help: String {
+        switch self {
+        case .keyLock: "lock or unlock the buttons and knobs"
+        case .sleepTimer: "start the sleep timer, or step it on"
+        case .linkCard: "link the unknown card on the reader to what is playing"
+        }
+    }
+}
+
+/// The names the configuration uses for actions, and the commands they stand for.
 public enum ButtonAction {
     /// Names for `press`, `long` and `repeat`, with what each does.
     public static let names: [(name: String, help: String)] = [
@@ -12,12 +49,17 @@ public enum ButtonAction {
         ("first-track", "the first track of the queue"),
         ("speed-up", "play 0.05x faster, pitch kept"), ("speed-down", "play 0.05x slower, pitch kept"),
         ("speed-reset", "play at normal speed"),
-    ]
+    ] + BoxAction.allCases.map { ($0.rawValue, $0.help) }
     /// Names for `hold`: they run from the long-press threshold until release.
     public static let holdNames = ["fast-forward", "rewind"]
 
     /// `skip+30` and `skip-30` skip by a number of seconds of their own.
-    public static func command(named name: String, skipSeconds: Double) -> PlayerCommand? {
+    public static func command(named name: String, skipSeconds: Double) -> InputCommand? {
+        if let action = BoxAction(rawValue: name) { return .box(action) }
+        return playerCommand(named: name, skipSeconds: skipSeconds).map(InputCommand.player)
+    }
+
+    private static func playerCommand(named name: String, skipSeconds: Double) -> PlayerCommand? {
         switch name {
         case "play-pause": return .toggle
         case "play": return .play
@@ -45,10 +87,10 @@ public enum ButtonAction {
         }
     }
 
-    public static func holdCommand(named name: String) -> PlayerCommand? {
+    public static func holdCommand(named name: String) -> InputCommand? {
         switch name {
-        case "fast-forward": return .fastForward(.begin)
-        case "rewind": return .rewind(.begin)
+        case "fast-forward": return .player(.fastForward(.begin))
+        case "rewind": return .player(.rewind(.begin))
         default: return nil
         }
     }

@@ -264,6 +264,9 @@ public final class AudioEngine: @unchecked Sendable {
     }
     /// Levels what is heard from now on, the audio already queued included.
     public func setReplayGain(_ rule: ReplayGainRule) { post { $0.outputCommands.append(.replayGain(rule)) } }
+    /// Plays `sound` over the music from the next write on, or alone when nothing plays
+    /// (see `OutputWorker.playJingleAlone`); a new jingle replaces one still playing.
+    public func playJingle(_ sound: JingleSound) { post { $0.outputCommands.append(.jingle(sound)) } }
     /// The kernel announced a sound device coming or going: the audio thread looks.
     public func devicesChanged() { post { $0.outputCommands.append(.devicesChanged) } }
 
@@ -339,6 +342,7 @@ enum OutputCommand {
     case replayGain(ReplayGainRule)
     case devicesChanged
     case reroute(OutputRoute, OutputLossPolicy)
+    case jingle(JingleSound)
 }
 
 public enum OutputLossPolicy: String, Sendable, Equatable {

@@ -35,6 +35,9 @@ final class OutputWorker: @unchecked Sendable {  // confined to the audio thread
     private var interruptStartedAt: UInt64 = 0
     private var audibleAfterNanoseconds: UInt64 = 0
     private var dropouts = DropoutReport()
+    /// A jingle being mixed over the music, and where its mix is made.
+    private var jingle: JingleVoice?
+    private var jingleScratch = UnsafeMutableRawBufferPointer(start: nil, count: 0)
     /// A live stream's titles written with the audio they name, told when it is heard.
     private var titles: [(place: TrackPosition, text: String)] = []
 
@@ -44,6 +47,8 @@ final class OutputWorker: @unchecked Sendable {  // confined to the audio thread
         devices = DevicePolicy(onLost: engine.settings.onOutputLost,
                                probeInterval: UInt64(engine.settings.deviceProbeMilliseconds) * 1_000_000)
     }
+
+    deinit { jingleScratch.deallocate() }
 
     func run() {
         while true {
@@ -161,6 +166,9 @@ final class OutputWorker: @unchecked Sendable {  // confined to the audio thread
             if output.isDisconnected { lose(.disconnected(device: output.name)) }
         case .reroute(let newRoute, let policy):
             reroute(to: newRoute, policy: policy)
+        case .jingle(let sound):
+            jingle = JingleVoice(sound)
+            if state != .playing { playJingleAlone() }
         }
     }
 
@@ -336,7 +344,7 @@ final class OutputWorker: @unchecked Sendable {  // confined to the audio thread
         let frames = min(output.writableFrames(), chunk.frames - chunk.consumed)
         let source = UnsafeRawBufferPointer(start: chunk.bytes + chunk.consumed * fmt.bytesPerFrame, count: frames * fmt.bytesPerFrame)
         gain.setReplayGain(replayGain.scale(for: chunk.loudness))
-        let data = gain.process(source, frames: frames, format: fmt)
+        let data = mixJingle(into: gain.process(source, frames: frames, format: fmt), frames: frames, format: fmt)
         do {
             try output.write(data)
         } catch where error.isTransient {
@@ -361,6 +369,46 @@ final class OutputWorker: @unchecked Sendable {  // confined to the audio thread
         }
         chunk.consumed += frames
         if chunk.consumed >= chunk.frames { engine.queue.release() }
+    }
+
+    /// `data` with the playing jingle added, in a buffer of the worker's own (the chunk's
+    /// memory stays as decoded); `data` itself when no jingle plays.
+    private func mixJingle(into data: UnsafeRawBufferPointer, frames: Int, format: OutputFormat) -> UnsafeRawBufferPointer {
+        guard let voice = jingle else { return data }
+        if jingleScratch.count < data.count {
+            jingleScratch.deallocate()
+            jingleScratch = .allocate(byteCount: data.count, alignment: 16)
+        }
+        jingleScratch.baseAddress!.copyMemory(from: data.baseAddress!, byteCount: data.count)
+        voice.mix(into: jingleScratch.baseAddress!, frames: frames, format: format)
+        if voice.isFinished { jingle = nil }
+        return UnsafeRawBufferPointer(start: jingleScratch.baseAddress, count: data.count)
+    }
+
+    /// A jingle when no music plays: written alone over silence in the format the device
+    /// has (the jingle's own if none yet), and drained. The wait is bounded by the
+    /// jingle's length (`JingleSound.longestSeconds`) and the device's buffer.
+    private func playJingleAlone() {
+        guard let voice = jingle else { return }
+        jingle = nil
+        let sound = voice.sound
+        let fmt = format ?? OutputFormat(sampleRate: sound.sampleRate, channels: sound.channels, sampleFormat: .s16)
+        do {
+            if format == nil {
+                try output.configure(fmt)
+                format = fmt
+                useMixer()
+            }
+            let period = max(1, output.periodFrames)
+            // Whole periods and one more of silence, so the drain ends on silence.
+            let frames = (voice.remainingFrames(in: fmt) + period - 1) / period * period + period
+            var pcm = [UInt8](repeating: 0, count: frames * fmt.bytesPerFrame)
+            pcm.withUnsafeMutableBytes { voice.mix(into: $0.baseAddress!, frames: frames, format: fmt) }
+            try pcm.withUnsafeBytes { try output.write($0) }
+            output.drain()
+        } catch {
+            engine.onEvent(.decoderNote(path: "jingle", note: "not played: \(error)"))
+        }
     }
 
     /// Reports when the command became audible: for a rewind-and-fade, when the fade

@@ -18,7 +18,7 @@ final class KeyboardService: Service, @unchecked Sendable {
     func start(died: @escaping @Sendable (any Error) -> Void) throws {
         guard KeyboardInput.available else { return }
         try keyboard.start(onAction)
-        logger.info("keys: space play/pause, n/p next/previous, ←/→ skip, +/- volume, m mode, q quit")
+        logger.info("keys: space play/pause, n/p next/previous, ←/→ skip, +/- volume, m mode, q quit; a card's number and Enter: that card")
     }
 
     /// Gives the terminal back its settings; the key thread ends with the process.

@@ -53,6 +53,9 @@ final class EvdevInputs: InputHardware {
                 continue
             }
             unusable.remove(path)
+            // A card reader's device is its reader's alone: a key for any device must not
+            // see the digits it types.
+            guard !isCardReader(device) else { continue }
             let entry = OpenDevice(device)
             for key in config.keys where Self.matches(key.device, device) && device.has(type: Int(EV_KEY), code: key.code) {
                 entry.keys[key.code] = KeyUnit(source: "key \"\(key.name)\"", gestures: key.gestures)
@@ -122,6 +125,13 @@ final class EvdevInputs: InputHardware {
             unit.sync(absolute: entry.device.absoluteValue(code: key & 0xFFFF))
         }
         return actions
+    }
+
+    private func isCardReader(_ device: EvdevDevice) -> Bool {
+        config.readers.contains { reader in
+            if case .hid(let spec) = reader.kind { return Self.matches(spec, device) }
+            return false
+        }
     }
 
     /// An empty spec matches every device; a path matches the node (or a link to it, such as

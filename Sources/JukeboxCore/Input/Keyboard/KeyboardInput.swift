@@ -3,11 +3,14 @@ import Glibc
 #endif
 
 /// Keys on the terminal the jukebox runs in, as player commands:
-/// space toggle, n/p next/previous, ←/→ skip, +/- volume, m mode, q quit.
+/// space toggle, n/p next/previous, ←/→ skip, +/- volume, m mode, q quit; and a card's
+/// number typed and Enter, as a card reader that types would send it.
 /// The terminal is put in raw mode and given back as it was by `restore()`.
 public final class KeyboardInput: @unchecked Sendable {
     public enum Action: Equatable, Sendable {
         case command(PlayerCommand)
+        /// Digits typed, then Enter: a card, for a box with no reader (the demo).
+        case card(CardID)
         case quit
         /// The terminal stopped giving keys: end of input (nil), or a read error.
         case closed(Errno?)
@@ -67,6 +70,8 @@ public final class KeyboardInput: @unchecked Sendable {
 /// Turns key bytes, including the escape sequences of arrow keys, into actions.
 public struct KeySequence: Sendable {
     private var pending: [UInt8] = []
+    /// A card's number being typed; nil after more digits than a card has, until Enter.
+    private var digits: [UInt8]? = []
     public init() {}
 
     public mutating func feed(_ byte: UInt8, skipSeconds: Double) -> KeyboardInput.Action? {
@@ -84,6 +89,13 @@ public struct KeySequence: Sendable {
             }
         }
         switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"):
+            if digits != nil { digits!.append(byte) }
+            if (digits?.count ?? 0) > 32 { digits = nil }
+            return nil
+        case 0x0A, 0x0D:
+            defer { digits = [] }
+            return digits.flatMap { CardID(String(decoding: $0, as: UTF8.self)) }.map(KeyboardInput.Action.card)
         case UInt8(ascii: " "): return .command(.toggle)
         case UInt8(ascii: "n"): return .command(.next)
         case UInt8(ascii: "p"): return .command(.previous)

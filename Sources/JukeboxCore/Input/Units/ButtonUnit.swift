@@ -3,7 +3,7 @@ final class ButtonUnit: InputUnit {
     private var debouncer: Debouncer
     private var logic: PressLogic
 
-    init(source: String, debounceMilliseconds: Int, gestures: GestureSet<PlayerCommand>, initiallyActive: Bool = false) {
+    init(source: String, debounceMilliseconds: Int, gestures: GestureSet<InputCommand>, initiallyActive: Bool = false) {
         debouncer = Debouncer(windowNanoseconds: UInt64(debounceMilliseconds) * 1_000_000, initial: initiallyActive)
         logic = PressLogic(source: source, gestures: gestures)
     }
@@ -64,7 +64,7 @@ final class InterruptionUnit: InputUnit {
 
     private func action(active: Bool, at: UInt64) -> InputAction {
         InputAction(source: source, gesture: active ? .interruptionBegan : .interruptionEnded,
-                    command: active ? .interruptionBegan : .interruptionEnded, edgeAt: at)
+                    command: .player(active ? .interruptionBegan : .interruptionEnded), edgeAt: at)
     }
 }
 
@@ -73,7 +73,7 @@ final class KeyUnit: InputUnit {
     private var logic: PressLogic
     private(set) var isDown = false
 
-    init(source: String, gestures: GestureSet<PlayerCommand>) { logic = PressLogic(source: source, gestures: gestures) }
+    init(source: String, gestures: GestureSet<InputCommand>) { logic = PressLogic(source: source, gestures: gestures) }
 
     var deadline: UInt64? { logic.gestures.deadline }
 

@@ -193,7 +193,7 @@ final class EncoderUnit: InputUnit {
         }
         let steps = direction * acceleration.steps(direction: direction, at: at)
         return actions + step.commands(steps: steps).map {
-            InputAction(source: source, gesture: .turn(direction), command: $0, edgeAt: at)
+            InputAction(source: source, gesture: .turn(direction), command: .player($0), edgeAt: at)
         }
     }
 }
@@ -226,7 +226,7 @@ final class AxisUnit: InputUnit {
         let steps = remainder / config.unitsPerStep
         remainder -= steps * config.unitsPerStep
         return config.action.commands(steps: steps).map {
-            InputAction(source: source, gesture: .turn(steps), command: $0, edgeAt: at)
+            InputAction(source: source, gesture: .turn(steps), command: .player($0), edgeAt: at)
         }
     }
 

@@ -3,11 +3,11 @@ public struct InputAction: Sendable, Equatable {
     /// `button "next"`, `encoder "volume"`, `key KEY_PLAYPAUSE`...
     public var source: String
     public var gesture: InputGesture
-    public var command: PlayerCommand
+    public var command: InputCommand
     /// CLOCK_MONOTONIC nanoseconds.
     public var edgeAt: UInt64
 
-    public init(source: String, gesture: InputGesture, command: PlayerCommand, edgeAt: UInt64) {
+    public init(source: String, gesture: InputGesture, command: InputCommand, edgeAt: UInt64) {
         self.source = source
         self.gesture = gesture
         self.command = command
@@ -30,9 +30,9 @@ protocol InputUnit: AnyObject {
 /// switch and evdev keys share it.
 struct PressLogic {
     let source: String
-    var gestures: ButtonGestures<PlayerCommand>
+    var gestures: ButtonGestures<InputCommand>
 
-    init(source: String, gestures: GestureSet<PlayerCommand>) {
+    init(source: String, gestures: GestureSet<InputCommand>) {
         self.source = source
         self.gestures = ButtonGestures(gestures)
     }
@@ -49,7 +49,7 @@ struct PressLogic {
         gestures.isPressed ? actions(gestures.consume()) + actions(gestures.released(at: now)) : []
     }
 
-    private func actions(_ fired: [ButtonGestures<PlayerCommand>.Fired]) -> [InputAction] {
+    private func actions(_ fired: [ButtonGestures<InputCommand>.Fired]) -> [InputAction] {
         fired.map {
             InputAction(source: source, gesture: .button($0.gesture),
                         command: $0.gesture == .holdEnd ? $0.action.ended : $0.action, edgeAt: $0.cause)
