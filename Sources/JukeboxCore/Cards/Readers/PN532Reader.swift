@@ -12,7 +12,7 @@ import Glibc
 /// A device that cannot be opened, or stops answering (unplugged, its UART gone), is
 /// logged once and tried again with a growing wait until it answers, which is logged
 /// too (`ReaderRetry`).
-public final class PN532Reader: Sendable {
+public final class PN532Reader: CardReader, Sendable {
     /// Between the starts of two polls. A poll with no card takes a few milliseconds, so
     /// a lifted card is known within about this much.
     public static let pollInterval: UInt64 = 100_000_000
