@@ -2,7 +2,8 @@
 # against the PN532 the host plays there (card-reader-host): a card placed, lifted, put
 # back, another placed; each change reported in order with the card's UID. Then the
 # reader goes silent (unplugged): the loss is logged once, and its return once.
-# jukebox-board pn532 prints a line per change of what the reader reports.
+# jukebox-board pn532 prints a line per change of what the reader reports. Then the same
+# through the daemon's [[input.reader]] type = "pn532": what it sees reaches the cards.
 OUT=/tmp/pn532.out ERR=/tmp/pn532.err
 # count TEXT FILE: lines of FILE with TEXT.
 count() { grep -c -- "$1" "$2"; }
@@ -50,4 +51,26 @@ changes=$(grep -v '^polls' $OUT | cut -d' ' -f2- | tr '\n' ',')
 [ "$(grep -c "warning\|error" $ERR)" -eq 1 ] || fail "other warnings in the reader's log"
 grep -q "UNKNOWN" /out/card-reader.log && fail "libnfc sent a command the emulated PN532 does not know"
 grep -q '^polls' $OUT || fail "the reader did not stop"
+
+# The daemon's reader: libnfc loaded when it starts, the card placed and lifted reported.
+INPUT='[[input.reader]]
+name = "nfc"
+type = "pn532"
+bus = "uart"
+device = "/dev/ttyS1"'
+mkdir -p /tmp/card-music
+cp $FIX/scan/scan.flac /tmp/card-music/1.flac
+step pn532
+start_jukebox /tmp/card-music
+wait_for 'card reader "nfc": PN532 on pn532_uart:/dev/ttyS1' 15 || { fail "the daemon's PN532 did not open: $(tail -n 5 /tmp/jukebox.log)"; return; }
+step pn532 04A22B1A
+wait_for 'card: nfc: .*04A22B1A' 10 || { fail "the daemon did not see the card: $(tail -n 5 /tmp/jukebox.log)"; return; }
+step lift
+usleep 1000000
+got=$(sed -n 's/.*card: nfc: //p' /tmp/jukebox.log | uniq | tr '\n' ',')
+echo "the daemon's sightings: $got"
+case "$got" in
+    *"present(04A22B1A),absent,") ;;
+    *) fail "the daemon's sightings: $got"; return ;;
+esac
 pass

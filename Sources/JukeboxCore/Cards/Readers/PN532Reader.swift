@@ -90,7 +90,7 @@ public final class PN532Reader: CardReader, Sendable {
             }
             return true
         }
-        if !stopped { logger.warning("card reader \(name): libnfc is still busy with \(connection); the device is closed when it returns") }
+        if !stopped { logger.warning("card reader \"\(name)\": libnfc is still busy with \(connection); the device is closed when it returns") }
     }
 
     private var stopping: Bool { control.withLock { $0.stopping } }
@@ -120,13 +120,13 @@ public final class PN532Reader: CardReader, Sendable {
                 do throws(NFCError) {
                     device = try NFCDevice(connection: connection)
                     if retry.opened() {
-                        logger.notice("card reader \(name): the PN532 on \(connection) answers again")
+                        logger.notice("card reader \"\(name)\": the PN532 on \(connection) answers again")
                     } else {
-                        logger.info("card reader \(name): PN532 on \(connection)")
+                        logger.info("card reader \"\(name)\": PN532 on \(connection)")
                     }
                 } catch {
                     let (pause, log) = retry.openFailed()
-                    if log { logger.warning("card reader \(name): cannot open the PN532 on \(connection) (\(error)); trying again until it answers") }
+                    if log { logger.warning("card reader \"\(name)\": cannot open the PN532 on \(connection) (\(error)); trying again until it answers") }
                     if wait(until: MonotonicClock.now() + pause, orDevice: true) { break }
                 }
                 continue
@@ -146,7 +146,7 @@ public final class PN532Reader: CardReader, Sendable {
                 retry.pollSucceeded()
             } catch {
                 if retry.pollFailed() {
-                    logger.warning("card reader \(name): lost the PN532 on \(connection) (\(error)); trying again until it answers")
+                    logger.warning("card reader \"\(name)\": lost the PN532 on \(connection) (\(error)); trying again until it answers")
                     device = nil
                     continue
                 }
