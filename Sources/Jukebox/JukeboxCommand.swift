@@ -9,7 +9,7 @@ struct JukeboxCommand: ParsableCommand {
         abstract: "A music appliance for Raspberry-class boards.",
         version: JukeboxVersion.string,
         subcommands: [RunCommand.self, CtlCommand.self, StatusCommand.self, ProbeCommand.self, DecodeCommand.self,
-                      LyricsCommand.self, ScreenshotCommand.self, MixerCommand.self, CheckConfigCommand.self, DemoLibraryCommand.self, VersionCommand.self]
+                      LyricsCommand.self, ScreenshotCommand.self, MixerCommand.self, CheckConfigCommand.self, CardsCommand.self, DemoLibraryCommand.self, VersionCommand.self]
     )
 
     static func main() {

@@ -18,6 +18,8 @@ public struct ConfigChange: Sendable, Equatable {
         case network
         /// The jingles' files and level.
         case jingles
+        /// The cards file and how cards behave.
+        case cards
         /// Read only at start: autoplay, resume, keyboard, the keys' skip step, the pre-buffer.
         case startOnly = "start-only settings"
     }
@@ -38,6 +40,7 @@ public struct ConfigChange: Sendable, Equatable {
         if old.display != new.display { parts.insert(.display) }
         if old.network.cache != new.network.cache || old.network.timeoutSeconds != new.network.timeoutSeconds { parts.insert(.network) }
         if old.jingles != new.jingles { parts.insert(.jingles) }
+        if old.cards != new.cards { parts.insert(.cards) }
         if old.playback.autoplay != new.playback.autoplay || old.playback.resume != new.playback.resume
             || old.playback.skipSeconds != new.playback.skipSeconds || old.control.keyboard != new.control.keyboard
             || old.network.prebufferSeconds != new.network.prebufferSeconds {

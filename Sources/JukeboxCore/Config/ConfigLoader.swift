@@ -45,6 +45,14 @@ public enum ConfigLoader {
         return config
     }
 
+    /// The cards file: `cards.toml` beside the config unless `[cards] file` names one (a
+    /// relative name is taken from the config's folder); "none" keeps no cards.
+    public static func cardsFile(_ configured: String, besideConfig path: String) -> String {
+        if configured == "none" || configured.isEmpty && path.isEmpty { return "" }
+        if configured.hasPrefix("/") { return configured }
+        return AtomicFile.folder(of: path) + "/" + (configured.isEmpty ? "cards.toml" : configured)
+    }
+
     /// "320x240" as (320, 240); nil unless both are from 64 to 4096.
     public static func size(_ text: String) -> (width: Int, height: Int)? {
         let parts = text.split(separator: "x", omittingEmptySubsequences: false)
@@ -62,7 +70,7 @@ public enum ConfigLoader {
 
         mutating func read() throws -> JukeboxConfig {
             var c = defaults
-            try allow(table, nil, ["library", "playback", "audio", "control", "state", "input", "display", "network", "jingles"])
+            try allow(table, nil, ["library", "playback", "audio", "control", "state", "input", "display", "network", "jingles", "cards"])
             if let t = try section("library") {
                 try allow(t, "library", ["music_dir", "playlists_dir", "playlist", "remember_position"])
                 c.library.rememberPosition = try strings(t, "library", "remember_position") ?? c.library.rememberPosition
@@ -220,6 +228,15 @@ public enum ConfigLoader {
                     let folder = Self.folder(of: path)
                     c.jingles.sounds[jingle] = file.hasPrefix("/") ? file : (folder == "/" ? "" : folder) + "/" + file
                 }
+            }
+            if let t = try section("cards") {
+                let s = "cards"
+                try allow(t, s, ["file", "mode", "again", "removal_grace_ms", "allow_shutdown"])
+                c.cards.file = try string(t, s, "file") ?? c.cards.file
+                c.cards.mode = try choice(t, s, "mode") ?? c.cards.mode
+                c.cards.again = try choice(t, s, "again") ?? c.cards.again
+                c.cards.removalGraceMilliseconds = try int(t, s, "removal_grace_ms", 0...60_000) ?? c.cards.removalGraceMilliseconds
+                c.cards.allowShutdown = try bool(t, s, "allow_shutdown") ?? c.cards.allowShutdown
             }
             if let t = try section("input") {
                 c.input = try readInput(t, skipSeconds: c.playback.skipSeconds)

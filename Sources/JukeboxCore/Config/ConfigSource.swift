@@ -31,6 +31,7 @@ public struct ConfigSource: Sendable {
             config.audio.devices = [device]
         }
         if let display { config.display.device = display }
+        config.cards.file = ConfigLoader.cardsFile(config.cards.file, besideConfig: path)
         return config
     }
 }

@@ -108,7 +108,23 @@ public struct JukeboxConfig: Sendable, Equatable {
         public var volume = 40
     }
 
+    /// Cards on a reader (`[cards]`): where the cards file is, and how a card behaves.
+    public struct Cards: Sendable, Equatable {
+        /// The cards file, as `[cards] file` gives it: empty is `cards.toml` beside the
+        /// config file (`ConfigSource` resolves it), and no cards without a config file.
+        public var file = ""
+        public var mode = CardRules.Mode.place
+        public var again = CardRules.Again.pause
+        /// A lifted card counts as gone after this long; back sooner, it is the same placement.
+        public var removalGraceMilliseconds = 1000
+        /// Whether a card may switch the box off (`do = "shutdown"`).
+        public var allowShutdown = false
+
+        public init() {}
+    }
+
     public var library = Library()
+    public var cards = Cards()
     public var playback = Playback()
     public var audio = Audio()
     public var control = Control()

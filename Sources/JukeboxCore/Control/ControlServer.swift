@@ -156,6 +156,9 @@ public final class ControlServer: @unchecked Sendable {
     /// once that is over. Set before `start`.
     public var onNotice: @Sendable (String?) -> Void = { _ in }
 
+    /// Told of the socket's virtual card reader (`card UID`, `card-removed`). Set before `start`.
+    public var onCard: @Sendable (CardSighting) -> Void = { _ in }
+
     /// Listens and starts the control thread. On failure nothing is left open.
     /// `tcpAddress` is where TCP listens when `tcpPort` is not 0 (this machine only by
     /// default).
@@ -487,6 +490,7 @@ public final class ControlServer: @unchecked Sendable {
                                      maximumCommandListBytes: limits.maximumCommandListBytes, commandsPerCall: Self.linesPerTurn,
                                      board: board, stickers: stickers)
         session.announce = { [weak self] in self?.announce($0) }
+        session.cardReported = onCard
         session.streamsReplies = true
         session.background = { [weak self] job in
             self?.files.run { [weak self] in

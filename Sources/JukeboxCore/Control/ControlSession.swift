@@ -35,6 +35,8 @@ public final class ControlSession {
     /// Tells every idle client (this one too) of a change the player does not report:
     /// a stored playlist written.
     var announce: (IdleSubsystems) -> Void = { _ in }
+    /// Where `card` and `card-removed` go: the box's card service (the server sets it).
+    var cardReported: @Sendable (CardSighting) -> Void = { _ in }
     /// Writes an idle answer to this client at once, when another client's message ends
     /// its `idle` (the server sets it to this client's connection).
     var wake: (String) -> Void = { _ in }
@@ -344,7 +346,7 @@ public final class ControlSession {
     static let commandTable = CommandTable(sessionCommands + clientSettingsCommands + playerCommands + outputCommands + queueCommands
         + queueSearchCommands + databaseCommands
         + searchCommands + pictureCommands + playlistCommands + storageCommands + messageCommands + stickerCommands
-        + partitionCommands + songEditCommands)
+        + partitionCommands + songEditCommands + cardCommands)
 
     /// Runs one command; `command` is its entry in `commandTable`.
     private func execute(_ request: MPDProtocol.Request?, _ command: MPDCommand?) throws -> Reply {

@@ -65,6 +65,7 @@ public final class Daemon: @unchecked Sendable {
     private let screen: ScreenService
     /// The sounds a card's outcome plays over the music.
     private let jingles: JinglePlayer
+    private let cards: CardService
     private let startup: StartupReport
     /// What `run` waits on: the first stop asked for; and the config in force.
     private let shared: ConditionLocked<Shared>
@@ -132,7 +133,10 @@ public final class Daemon: @unchecked Sendable {
             holdFirstPlay: { resume.holdsFirstPlay })
         screen = ScreenService(settings: config.display, logger: logger)
         jingles = JinglePlayer(logger: logger) { [engine] in engine.playJingle($0) }
+        cards = CardService(player: player, catalog: catalog, actions: actionLog, logger: logger) { shared.current.config }
+        resume.cardPlaces = { [cards] in cards.places(for: $0) }
         control.onNotice = { [screen] in screen.notice(.control, $0) }
+        control.onCard = { [cards] sighting in cards.report(ReaderReport(reader: "socket", sighting: sighting, at: MonotonicClock.now())) }
         wire()
     }
 
@@ -163,6 +167,20 @@ public final class Daemon: @unchecked Sendable {
         outputs.whenChanged { [weak self] _ in self?.reroute() }
         library.onLoaded = { [weak self] in self?.libraryLoaded($0) }
         boxRequests.withLock { $0.wholeValue = { [weak self] request, action in self?.boxRequested(request, by: action) } }
+        var hooks = CardService.Hooks()
+        hooks.box = { [boxRequests] request, action in boxRequests.current?(request, action) }
+        hooks.sleep = { [weak self] in self?.sleepRequested($0) }
+        hooks.shutdown = { [weak self] in self?.powerOff() }
+        hooks.notice = { [screen] in screen.notice(.cards, $0) }
+        hooks.outcome = { [jingles, player] outcome in
+            let jingle: Jingle = switch outcome {
+            case .accepted: .accepted
+            case .refused: .refused
+            case .unknown: .unknown
+            }
+            jingles.play(jingle, musicVolume: player.status.volume)
+        }
+        cards.hooks = hooks
     }
 
     /// Runs the box until a stop is asked for, then stops every part and returns.
@@ -214,6 +232,7 @@ public final class Daemon: @unchecked Sendable {
         // Before anything writes: what cut writes left goes, and the saved place is read
         // (the library holds its first play for it).
         resume.load()
+        cards.restorePlaces(resume.savedCardPlaces)
         configureNetwork(config.network)
         jingles.configure(config.jingles)
         do {
@@ -247,6 +266,8 @@ public final class Daemon: @unchecked Sendable {
         // thread of its own, which then overlaps with setting up the lines and devices
         // below, and the first sound comes that much sooner.
         order.append(library)
+        // Before the inputs, whose readers report to it; it stops after them.
+        order.append(cards)
         order.append(inputs)
         // It tells the engine and the inputs of devices that come and go: after both.
         order.append(hotplug)
@@ -296,6 +317,10 @@ public final class Daemon: @unchecked Sendable {
     /// linking a card.
     private func boxRequested(_ request: BoxAction, by action: InputAction) {
         logger.info("input: \(action.source) asked for \(request.rawValue)")
+        switch request {
+        case .linkCard: cards.linkUnknown(by: action)
+        case .keyLock, .sleepTimer: break
+        }
     }
 
     /// The sleep timer, as a card, a button, the socket or the screen asks.
@@ -306,7 +331,14 @@ public final class Daemon: @unchecked Sendable {
     /// A card reader's sighting (readers are inputs: `[[input.reader]]`), or the socket's
     /// virtual card.
     func cardReported(_ report: ReaderReport) {
-        logger.info("card: \(report.reader): \(report.sighting)")
+        logger.debug("card: \(report.reader): \(report.sighting)")
+        cards.report(report)
+    }
+
+    /// A card asked to switch the box off (`[cards] allow_shutdown`): systemd powers the
+    /// machine off, which stops this box cleanly first (SIGTERM).
+    private func powerOff() {
+        SystemPower.powerOff(logger: logger)
     }
 
     private func keyPressed(_ action: KeyboardInput.Action) {
@@ -379,6 +411,7 @@ public final class Daemon: @unchecked Sendable {
         if change.parts.contains(.network) { configureNetwork(new.network) }
         if change.parts.contains(.jingles) { jingles.configure(new.jingles) }
         if change.parts.contains(.state) { resume.stateSettingsChanged(new) }
+        if change.parts.contains(.cards) { cards.configChanged() }
     }
 
     // MARK: Parts chosen from the config

@@ -15,6 +15,8 @@ public struct SavedState: Sendable, Equatable, Codable {
     /// The queue was a client's, kept in the `QueueFile` beside this one (nil or false:
     /// the queue was the library's, or `source`'s playlist).
     public var clientQueue: Bool?
+    /// Where each card's music was left (nil in a file from before cards).
+    public var cards: [CardPlaces.Place]?
 
     public init(source: QueueSource, identity: FileIdentity?, memory: PlaybackMemory, clientQueue: Bool? = nil) {
         self.source = source

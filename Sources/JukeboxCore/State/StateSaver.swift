@@ -23,6 +23,8 @@ public final class StateSaver: @unchecked Sendable {
     private let interval: Double
     private let source: QueueSource
     private let logger: Logger
+    /// The cards' places to keep with `memory` (the playing card's taken from it).
+    private let cardPlaces: @Sendable (PlaybackMemory) -> [CardPlaces.Place]
     private let queue = DispatchQueue(label: "jukebox.state")
 
     // Confined to `queue`.
@@ -71,7 +73,9 @@ public final class StateSaver: @unchecked Sendable {
     static let minimumGapSeconds = 1.0
 
     /// `source` names what the queue was made from.
-    public init(file: StateFile, player: Player, interval: Double, source: QueueSource, logger: Logger) {
+    public init(file: StateFile, player: Player, interval: Double, source: QueueSource, logger: Logger,
+                cardPlaces: @escaping @Sendable (PlaybackMemory) -> [CardPlaces.Place] = { _ in [] }) {
+        self.cardPlaces = cardPlaces
         self.file = file
         queueFile = QueueFile(beside: file)
         self.player = player
@@ -151,8 +155,10 @@ public final class StateSaver: @unchecked Sendable {
     private func write(_ memory: PlaybackMemory, _ clientQueue: ClientQueue?) {
         let queueNow = clientQueue.map { QueueOnDisk.version($0.version, priorities: $0.priorities) } ?? .none
         guard memory != lastWritten || queueNow != queueOnDisk else { return }
-        let state = SavedState(source: source, identity: memory.path.flatMap { FileIdentity(track: $0) }, memory: memory,
+        var state = SavedState(source: source, identity: memory.path.flatMap { FileIdentity(track: $0) }, memory: memory,
                                clientQueue: clientQueue != nil)
+        let cards = cardPlaces(memory)
+        state.cards = cards.isEmpty ? nil : cards
         do {
             if queueNow != queueOnDisk {
                 if let clientQueue { try queueFile.write(clientQueue.tracks, priorities: clientQueue.priorities) } else { queueFile.remove() }

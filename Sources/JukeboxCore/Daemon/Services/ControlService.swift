@@ -13,6 +13,8 @@ final class ControlService: Service, @unchecked Sendable {
     private let settings: ConditionLocked<Current>
     /// What the screen says about the server (a busy TCP port); nil clears it.
     var onNotice: @Sendable (String?) -> Void = { _ in }
+    /// Where the socket's virtual card reader reports (`card UID`).
+    var onCard: @Sendable (CardSighting) -> Void = { _ in }
     private struct Current {
         var control: JukeboxConfig.Control
         var scope: ControlServer.Scope
@@ -52,6 +54,7 @@ final class ControlService: Service, @unchecked Sendable {
                                    password: control.password)
         server.onDeath = { died($0) }
         server.onNotice = onNotice
+        server.onCard = onCard
         do {
             try server.start(socketPath: control.socketPath, tcpPort: control.tcpPort, tcpAddress: control.tcpAddress)
         } catch {

@@ -18,6 +18,8 @@ final class ResumeService: Service, @unchecked Sendable {
     private let config: @Sendable () -> JukeboxConfig
     private let logger: Logger
     private let current = ConditionLocked(Current())
+    /// The cards' places for each save (set before the saver starts).
+    var cardPlaces: @Sendable (PlaybackMemory) -> [CardPlaces.Place] = { _ in [] }
     private struct Current {
         var plan = ResumePlan(saved: nil)
         var saver: StateSaver?
@@ -36,6 +38,9 @@ final class ResumeService: Service, @unchecked Sendable {
         let saved = loadState()
         current.withLock { $0.plan = ResumePlan(saved: saved) }
     }
+
+    /// The cards' places the last run saved.
+    var savedCardPlaces: [CardPlaces.Place] { current.current.plan.saved?.cards ?? [] }
 
     /// Whether the library holds its first play for the saved place.
     var holdsFirstPlay: Bool { current.current.plan.holdsFirstPlay }
@@ -160,7 +165,7 @@ final class ResumeService: Service, @unchecked Sendable {
             logger.warning("state: \(error)")
         }
         return StateSaver(file: file, player: player, interval: config.state.interval,
-                          source: QueueSource(configured: config.library.playlist), logger: logger)
+                          source: QueueSource(configured: config.library.playlist), logger: logger, cardPlaces: cardPlaces)
     }
 
     private func stateFile(_ config: JukeboxConfig) -> StateFile? {

@@ -14,7 +14,7 @@ public final class ScreenService: Service, @unchecked Sendable {
     public let policy = FailurePolicy.optional
     /// What the daemon reports besides the player: each kind has at most one message.
     public enum Notice: Int, Sendable, Comparable {
-        case config, library, control
+        case config, library, control, cards
         public static func < (a: Notice, b: Notice) -> Bool { a.rawValue < b.rawValue }
     }
 

@@ -8,6 +8,9 @@ public enum InputGesture: Sendable, Hashable, CustomStringConvertible {
     case interruptionEnded
     case turnUp
     case turnDown
+    /// A card put on a reader, or lifted off it.
+    case cardPlaced
+    case cardLifted
 
     /// A turn of `steps` (positive: up).
     static func turn(_ steps: Int) -> InputGesture { steps > 0 ? .turnUp : .turnDown }
@@ -23,6 +26,8 @@ public enum InputGesture: Sendable, Hashable, CustomStringConvertible {
         case "end": self = .interruptionEnded
         case "turn+": self = .turnUp
         case "turn-": self = .turnDown
+        case "placed": self = .cardPlaced
+        case "lifted": self = .cardLifted
         default: return nil
         }
     }
@@ -34,6 +39,8 @@ public enum InputGesture: Sendable, Hashable, CustomStringConvertible {
         case .interruptionEnded: "end"
         case .turnUp: "turn+"
         case .turnDown: "turn-"
+        case .cardPlaced: "placed"
+        case .cardLifted: "lifted"
         }
     }
 }
