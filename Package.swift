@@ -37,11 +37,15 @@ let package = Package(
         .systemLibrary(name: "CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         // Headers only: FFmpeg is loaded with dlopen on the first MP4 file (CJukeboxShim/ffmpeg.c).
         .systemLibrary(name: "CFFmpeg", providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev"])]),
+        // Headers only: libnfc (the PN532 card reader) is loaded with dlopen when a PN532
+        // reader starts (CJukeboxShim/nfc.c). No pkgConfig: its flags would link libnfc
+        // and libusb into every binary.
+        .systemLibrary(name: "CNfc", providers: [.apt(["libnfc-dev"])]),
 
         // C that Swift cannot express: alsa-lib's variadic error handler, ioctl macros,
-        // libjpeg's and libpng's long-jumping errors, libcurl's variadic options, FFmpeg loaded on first use.
+        // libjpeg's and libpng's long-jumping errors, libcurl's variadic options, FFmpeg and libnfc loaded on first use.
         .target(
-            name: "CJukeboxShim", dependencies: ["CAlsa", "CJPEG", "CPNG", "CCurl", "CFFmpeg"],
+            name: "CJukeboxShim", dependencies: ["CAlsa", "CJPEG", "CPNG", "CCurl", "CFFmpeg", "CNfc"],
             // GnuTLS, loaded with libcurl, looks this hook up in the program (curl.c says why).
             linkerSettings: [.unsafeFlags(["-Xlinker", "--export-dynamic-symbol=_gnutls_global_init_skip"])]
         ),
@@ -57,7 +61,7 @@ let package = Package(
         .target(
             name: "JukeboxCore",
             dependencies: [
-                "CAlsa", "CGpiod", "CFlac", "CMpg123", "CVorbis", "COpus", "CSystemd", "CFreeType", "CPNG", "CDRM", "CCurl", "CFFmpeg", "CSQLite", "CSoxr", "CJukeboxShim", "CJukeboxStretch",
+                "CAlsa", "CGpiod", "CFlac", "CMpg123", "CVorbis", "COpus", "CSystemd", "CFreeType", "CPNG", "CDRM", "CCurl", "CFFmpeg", "CNfc", "CSQLite", "CSoxr", "CJukeboxShim", "CJukeboxStretch",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "TOMLKit", package: "TOMLKit"),
             ]

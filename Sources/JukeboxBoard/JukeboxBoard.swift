@@ -13,7 +13,7 @@ struct JukeboxBoard: ParsableCommand {
         commandName: "jukebox-board",
         abstract: "Recording and analysis for the virtual-board tests.",
         subcommands: [Record.self, Segments.self, DriveLines.self, Uinput.self, InputLatency.self, UnplugCycles.self, OutsideVolume.self, Level.self, Levels.self, QEMUUSBGain.self,
-                      FramebufferGrab.self, PNGDiff.self, ConsoleModeCommand.self, ScreenCost.self])
+                      FramebufferGrab.self, PNGDiff.self, ConsoleModeCommand.self, ScreenCost.self, PN532Watch.self])
 }
 
 struct FormatOptions: ParsableArguments {

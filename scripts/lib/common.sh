@@ -4,7 +4,7 @@
 JUKEBOX_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 
 # Headers and pkg-config files for the C libraries the binary links.
-BUILD_PACKAGES="pkg-config libasound2-dev libgpiod-dev libflac-dev libmpg123-dev libvorbis-dev libopusfile-dev libsystemd-dev libfreetype-dev libpng-dev libjpeg62-turbo-dev libdrm-dev libcurl4-openssl-dev libsoundtouch-dev libavformat-dev libavcodec-dev libavutil-dev libsqlite3-dev libsoxr-dev"
+BUILD_PACKAGES="pkg-config libasound2-dev libgpiod-dev libflac-dev libmpg123-dev libvorbis-dev libopusfile-dev libsystemd-dev libfreetype-dev libpng-dev libjpeg62-turbo-dev libdrm-dev libcurl4-openssl-dev libsoundtouch-dev libavformat-dev libavcodec-dev libavutil-dev libsqlite3-dev libsoxr-dev libnfc-dev"
 # The fonts the screen draws with: Latin, Greek and Cyrillic, then Chinese, Japanese and Korean.
 FONT_PACKAGES="fonts-dejavu-core fonts-wqy-microhei"
 # The reference tools the tests compare against and make fixtures with (ffmpeg for the
@@ -15,8 +15,9 @@ FONT_PACKAGES="fonts-dejavu-core fonts-wqy-microhei"
 # on loopback by the tests), and iproute2 for the network namespace, its throttle and the
 # board's netem; icecast2, the radio server the station tests start on loopback and feed
 # with a source of their own; and MPD itself, which the protocol test and the real
-# clients' tests hold the control socket's replies against.
-TEST_PACKAGES="sox flac lame mpg123 ffmpeg vorbis-tools opus-tools mpc time python3-mpd ncmpcpp ncmpc libmpdclient-dev tmux nginx-light iproute2 icecast2 mpd"
+# clients' tests hold the control socket's replies against; libnfc-bin's nfc-list, which
+# the board's emulated PN532 (Tests/VirtualBoard/card-reader-host) is held against.
+TEST_PACKAGES="sox flac lame mpg123 ffmpeg vorbis-tools opus-tools mpc time python3-mpd ncmpcpp ncmpc libmpdclient-dev tmux nginx-light iproute2 icecast2 mpd libnfc-bin"
 # Measuring tools and the peers the benchmarks run beside us.
 BENCH_PACKAGES="time mpd mpc libjpeg-turbo-progs"
 

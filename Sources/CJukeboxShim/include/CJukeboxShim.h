@@ -161,4 +161,22 @@ const AVDictionaryEntry *jukebox_av_dict_next(const AVDictionary *dictionary, co
 int jukebox_av_dict_set(AVDictionary **dictionary, const char *key, const char *value);
 void jukebox_av_dict_free(AVDictionary **dictionary);
 
+// libnfc is loaded with dlopen when a PN532 reader starts (nfc.c says why), so every call
+// to it goes through here. Each returns what libnfc returns.
+#include <nfc/nfc.h>
+
+/// Loads libnfc.so.6 and makes the process's one libnfc context (its own log kept quiet),
+/// once for the process; 0, or -1 with the reason (the dynamic linker's words) in message.
+int jukebox_nfc_load(char *message, size_t size);
+/// nfc_open on a connection string such as "pn532_uart:/dev/ttyS1"; NULL when it fails.
+nfc_device *jukebox_nfc_open(const char *connection);
+void jukebox_nfc_close(nfc_device *device);
+int jukebox_nfc_initiator_init(nfc_device *device);
+int jukebox_nfc_set_property_bool(nfc_device *device, nfc_property property, bool enable);
+const char *jukebox_nfc_strerror(const nfc_device *device);
+/// One ISO14443A 106 kbps select (nfc_initiator_select_passive_target): 1 with the
+/// card's UID in uid (at most *uid_length bytes, *uid_length set to its length), 0 for
+/// an empty field, or libnfc's negative error.
+int jukebox_nfc_select_iso14443a(nfc_device *device, uint8_t *uid, size_t *uid_length);
+
 #endif

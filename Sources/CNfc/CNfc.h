@@ -1,0 +1,1 @@
+#include <nfc/nfc.h>
