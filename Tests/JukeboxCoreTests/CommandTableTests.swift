@@ -78,7 +78,7 @@ import Testing
         // `mount` and `unmount`, which MPD 0.24 leaves out of `commands` where nothing can
         // be mounted, still ask for it, and `notcommands` names them. So do the box's own
         // card commands, which MPD does not have.
-        #expect(table.all.filter { !$0.listed && $0.permission != .read }.map(\.name) == ["mount", "unmount", "card", "cardremoved"])
+        #expect(table.all.filter { !$0.listed && $0.permission != .read }.map(\.name) == ["mount", "unmount"])
         #expect(table.notCommands(mayChange: false).contains("command: mount\n"))
     }
 
@@ -120,6 +120,15 @@ import Testing
                 #expect(after.0.version == before.0.version && after.0.paths == before.0.paths, "\(line)")
                 #expect(after.1 == before.1 && after.2 == before.2 && after.3 == before.3, "\(line)")
             }
+        }
+    }
+
+    /// The box's own card commands are read commands for the table (so `notcommands` is
+    /// MPD's) but still ask for the password before a card reaches the box.
+    @Test func theCardCommandsAskForThePasswordInside() {
+        for (line, name) in [("card 0A1B2C3D4E", "card"), ("cardremoved", "cardremoved")] {
+            let (s, _) = session(password: "sesame")
+            #expect(say(s, line) == "ACK [4@0] {\(name)} you don't have permission for \"\(name)\"\n")
         }
     }
 
