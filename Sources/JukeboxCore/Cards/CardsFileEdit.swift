@@ -25,13 +25,13 @@ public enum CardsFileEdit {
     /// The text of `entry` as a block, in the file's words.
     public static func block(for entry: CardEntry) -> String {
         var lines = ["[card.\(entry.id.text)]"]
-        if let name = entry.name { lines.append("name = \(quoted(name))") }
+        if let name = entry.name { lines.append("name = \(TOMLTextEncoder.string(name))") }
         switch entry.does {
         case .play(let music):
             switch music.target {
-            case .library(let path): lines.append("play = \(quoted(path))")
-            case .url(let url): lines.append("play = \(quoted(url))")
-            case .playlist(let name): lines.append("playlist = \(quoted(name))")
+            case .library(let path): lines.append("play = \(TOMLTextEncoder.string(path))")
+            case .url(let url): lines.append("play = \(TOMLTextEncoder.string(url))")
+            case .playlist(let name): lines.append("playlist = \(TOMLTextEncoder.string(name))")
             }
             if music.resume { lines.append("resume = true") }
             if let shuffle = music.shuffle { lines.append("shuffle = \(shuffle)") }
@@ -40,11 +40,11 @@ public enum CardsFileEdit {
             if let speed = music.speed { lines.append("speed = \(PlaybackSpeed.text(speed))") }
         case .act(let action):
             switch action {
-            case .button(let name, _): lines.append("do = \(quoted(name))")
+            case .button(let name, _): lines.append("do = \(TOMLTextEncoder.string(name))")
             case .shutdown: lines.append("do = \"shutdown\"")
             case .volume(let level): lines.append("volume = \(level)")
             case .sleep(let request):
-                if case .minutes = request { lines.append("sleep = \(request)") } else { lines.append("sleep = \(quoted(request.description))") }
+                if case .minutes = request { lines.append("sleep = \(request)") } else { lines.append("sleep = \(TOMLTextEncoder.string(request.description))") }
             }
         }
         return lines.joined(separator: "\n") + "\n"
@@ -118,26 +118,5 @@ public enum CardsFileEdit {
         guard !lines.isEmpty else { return "" }
         if last { return lines.joined(separator: "\n") }
         return lines.map { $0 + "\n" }.joined()
-    }
-
-    /// A TOML basic string.
-    static func quoted(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\t": out += "\\t"
-            case "\r": out += "\\r"
-            default:
-                if scalar.value < 0x20 || scalar.value == 0x7F {
-                    out += "\\u" + String(scalar.value, radix: 16, uppercase: true).leftPadded(to: 4)
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return out + "\""
     }
 }
