@@ -5,6 +5,16 @@ private let ms: UInt64 = 1_000_000
 
 /// Debounce, gestures and the encoder, driven by timestamped synthetic edges as the
 /// kernel would report them.
+@Suite struct PollTimeoutTests {
+    /// The input and reader threads' poll(): rounded up so they never wake early, capped.
+    @Test func roundsUpAndCaps() {
+        #expect(MonotonicClock.pollTimeout(until: [], now: 0) == -1)
+        #expect(MonotonicClock.pollTimeout(until: [1_000_001, 9_000_000], now: 0) == 2)
+        #expect(MonotonicClock.pollTimeout(until: [5], now: 10) == 0)
+        #expect(MonotonicClock.pollTimeout(until: [200_000_000_000], now: 0) == 60_000)
+    }
+}
+
 @Suite struct DebounceTests {
     /// Edges at `times` (ms) alternating from active, then time passes to `until`.
     func changes(_ times: [UInt64], window: UInt64 = 20, until: UInt64) -> [Debouncer.Change] {

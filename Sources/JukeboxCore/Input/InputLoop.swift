@@ -83,8 +83,7 @@ public final class InputLoop: @unchecked Sendable {
             for h in hardware { fds += h.descriptors.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) } }
             let waiting = hardware.contains { $0.waiting }
             let deadlines = hardware.flatMap { $0.units.compactMap(\.deadline) } + (waiting ? [nextRetry] : []) + [lookAgainAt].compactMap { $0 }
-            let now = MonotonicClock.now()
-            let timeout = deadlines.min().map { $0 <= now ? 0 : Int32(min(60_000, ($0 - now + 999_999) / 1_000_000)) } ?? -1
+            let timeout = MonotonicClock.pollTimeout(until: deadlines)
             do {
                 // Not retried here: after EINTR the deadlines are worked out again.
                 try systemCall(retryOnInterrupt: false) { poll(&fds, nfds_t(fds.count), timeout) }

@@ -72,8 +72,7 @@ final class PolledReaderThread: CardReader, @unchecked Sendable {
             if let fd = reader.descriptor { fds.append(pollfd(fd: fd, events: Int16(POLLIN), revents: 0)) }
             let missing = reader.descriptor == nil
             let deadlines = [reader.deadline, missing ? nextLook : nil, missing ? lookAgainAt : nil].compactMap { $0 }
-            let now = MonotonicClock.now()
-            let timeout = deadlines.min().map { $0 <= now ? 0 : Int32(min(60_000, ($0 - now + 999_999) / 1_000_000)) } ?? -1
+            let timeout = MonotonicClock.pollTimeout(until: deadlines)
             do {
                 try systemCall(retryOnInterrupt: false) { poll(&fds, nfds_t(fds.count), timeout) }
             } catch .interrupted {
