@@ -79,14 +79,31 @@ import Testing
         #expect(recorded[expected.count...].allSatisfy { $0 == 0 })
     }
 
+    /// A jingle before any music leaves the device to the music's own set-up: the first
+    /// track still configures and announces the output, and a pause still fades.
+    @Test func musicAfterAJingleAloneSetsTheDeviceUpAsItsOwn() throws {
+        let fx = Fixtures.shared
+        let path = fx.path("rec-jingle-then-music.raw")
+        try? FileManager.default.removeItem(atPath: path)
+        let log = EventLog()
+        let engine = AudioEngine(output: ALSAOutput(.init(device: "file:FILE=\(path),FORMAT=raw", allowConversion: false))) { log.append($0) }
+        try engine.start()
+        // In the music's own format, so only the set-up itself can tell them apart.
+        let ding = try dingWAV()
+        engine.playJingle(try JingleSound.load(ding, gain: 0.5))
+        _ = try waitForRecording(path, samples: 26_460)
+        engine.play(TrackRef(token: 1, path: fx.path("music16.flac")))
+        #expect(log.wait { $0.isFinished })
+        engine.shutdown()
+        #expect(log.all.contains { if case .outputConfigured = $0 { true } else { false } })
+        #expect(log.all.contains { if case .outputChanged = $0 { true } else { false } })
+    }
+
     /// Over music: what was recorded, less the music as decoded, is the jingle at its
     /// gain, in one stretch, and the music itself is all there.
     @Test func aJingleOverTheMusic() throws {
         let fx = Fixtures.shared
-        let ding = fx.path("ding.wav")
-        if !FileManager.default.fileExists(atPath: ding) {
-            try Tools.run("sox", ["-n", "-r", "44100", "-b", "16", "-c", "2", ding, "synth", "0.3", "sine", "880", "gain", "-6"])
-        }
+        let ding = try dingWAV()
         let path = fx.path("rec-jingle-music.raw")
         try? FileManager.default.removeItem(atPath: path)
         let log = EventLog()
@@ -114,6 +131,15 @@ import Testing
         }
         #expect(worst <= 1)
         #expect(difference[(start + expected.count)...].allSatisfy { $0 == 0 })
+    }
+
+    /// 0.3 s of 880 Hz, 44.1 kHz stereo 16-bit: the fixtures' music's own format.
+    private func dingWAV() throws -> String {
+        let ding = Fixtures.shared.path("ding.wav")
+        if !FileManager.default.fileExists(atPath: ding) {
+            try Tools.run("sox", ["-n", "-r", "44100", "-b", "16", "-c", "2", ding, "synth", "0.3", "sine", "880", "gain", "-6"])
+        }
+        return ding
     }
 
     private func waitForRecording(_ path: String, samples: Int) throws -> [Int16] {

@@ -396,9 +396,10 @@ final class OutputWorker: @unchecked Sendable {  // confined to the audio thread
         let sound = voice.sound
         let fmt = format ?? OutputFormat(sampleRate: sound.sampleRate, channels: sound.channels, sampleFormat: .s16)
         do {
+            // Set up for the jingle alone: `format` stays nil, so the music's first chunk
+            // still sets the device up as its own (announced, its recent audio kept).
             if format == nil {
                 try output.configure(fmt)
-                format = fmt
                 useMixer()
             }
             let period = max(1, output.periodFrames)
