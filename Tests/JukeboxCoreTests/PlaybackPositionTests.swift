@@ -117,8 +117,10 @@ import Testing
 
     @Test func aVolumeChangeRampsAcrossTheBlock() {
         let gain = GainStage()
-        gain.setVolume(50)  // amplitude 0.125
         let samples = [Int16](repeating: 8000, count: 4)
+        let full: [Int16] = samples.withUnsafeBytes { Array(gain.process($0, frames: 4, format: format).bindMemory(to: Int16.self)) }
+        #expect(full == samples)
+        gain.setVolume(50)  // amplitude 0.125
         let ramp: [Int16] = samples.withUnsafeBytes { Array(gain.process($0, frames: 4, format: format).bindMemory(to: Int16.self)) }
         #expect(ramp.first == 8000 && ramp.last! < 8000 && ramp.last! > 1000)
         let steady: [Int16] = samples.withUnsafeBytes { Array(gain.process($0, frames: 4, format: format).bindMemory(to: Int16.self)) }

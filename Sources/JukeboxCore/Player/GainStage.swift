@@ -6,7 +6,9 @@ final class GainStage {
     private(set) var volume = 100
     /// The playing track's ReplayGain factor (`ReplayGainRule.scale`).
     private var replayGain = 1.0
-    private var gain = 1.0
+    /// The level the last block ended at; nil before the first, which starts at its
+    /// target (ramping from full scale would open the music with a loud burst).
+    private var gain: Double?
     private var fadeLength = 0
     private var fadeRemaining = 0
     /// The sleep timer's fade: its length and how far it has come, in seconds of audio
@@ -44,7 +46,11 @@ final class GainStage {
     func process(_ source: UnsafeRawBufferPointer, frames: Int, format: OutputFormat) -> UnsafeRawBufferPointer {
         if let fade = sleepFade { sleepFade = (fade.seconds, fade.done + Double(frames) / Double(max(1, format.sampleRate))) }
         let target = VolumeCurve.amplitude(volume) * replayGain * sleepLevel
-        guard target != 1 || gain != 1 || fadeRemaining > 0 else { return source }
+        let from = gain ?? target
+        guard target != 1 || from != 1 || fadeRemaining > 0 else {
+            gain = target
+            return source
+        }
         let bytes = source.count
         if scratch.count < bytes {
             scratch.deallocate()
@@ -52,7 +58,7 @@ final class GainStage {
         }
         let out = scratch.baseAddress!
         out.copyMemory(from: source.baseAddress!, byteCount: bytes)
-        GainRamp.apply(out, frames: frames, format: format, from: gain, to: target)
+        GainRamp.apply(out, frames: frames, format: format, from: from, to: target)
         if fadeRemaining > 0 {
             let n = min(frames, fadeRemaining)
             let done = Double(fadeLength - fadeRemaining)
