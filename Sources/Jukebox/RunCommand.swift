@@ -20,7 +20,7 @@ struct RunCommand: ParsableCommand {
     @Option(help: "Control socket path, instead of the configured one.")
     var socket: String?
 
-    @Option(help: "ALSA device, instead of the configured one (or list).")
+    @Option(help: "ALSA device or Snapcast stream (snapcast:/run/snapserver/jukebox), instead of the configured one (or list).")
     var device: String?
 
     @Option(help: "Where the screen is drawn, instead of the configured display: auto, none, /dev/dri/cardN, /dev/fbN or png:PATH.")
@@ -38,6 +38,13 @@ struct RunCommand: ParsableCommand {
     func validate() throws {
         if let display, DisplayChoice(display) == nil {
             throw ValidationError("--display \(display): use auto, none, /dev/dri/cardN, /dev/fbN or png:PATH")
+        }
+        if let device, SnapcastTarget.names(device) {
+            do {
+                _ = try SnapcastTarget(device: device)
+            } catch {
+                throw ValidationError("--device \(device): \(error)")
+            }
         }
     }
 

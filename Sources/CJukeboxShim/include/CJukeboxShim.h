@@ -9,6 +9,13 @@
 // malloc_trim is glibc's, declared in <malloc.h>, which Swift's Glibc module leaves out.
 #include <malloc.h>
 
+// The bytes a reader has not taken yet from a pipe (FIONREAD) or a peer has not
+// acknowledged on a TCP socket (TIOCOUTQ), -1 on failure; a pipe's size in bytes (rounded
+// up by the kernel), which returns the size set or -1 (pipe_queue.c says why here).
+int jukebox_pipe_unread(int fd);
+int jukebox_socket_unsent(int fd);
+int jukebox_pipe_set_size(int fd, int bytes);
+
 // Descriptors made non-blocking and closed on exec in one call (socket.c says why here).
 #include <sys/socket.h>
 /// accept4(2); returns what it returns (-1 with errno set on failure).

@@ -70,7 +70,7 @@ public enum ConfigLoader {
 
         mutating func read() throws -> JukeboxConfig {
             var c = defaults
-            try allow(table, nil, Set(["library", "playback", "audio", "control", "state", "input", "display", "network", "jingles", "cards"] + Self.timerSections))
+            try allow(table, nil, Set(["library", "playback", "audio", "control", "state", "input", "display", "network", "jingles", "cards", "snapcast"] + Self.timerSections))
             if let t = try section("library") {
                 try allow(t, "library", ["music_dir", "playlists_dir", "playlist", "remember_position"])
                 c.library.rememberPosition = try strings(t, "library", "remember_position") ?? c.library.rememberPosition
@@ -150,6 +150,25 @@ public enum ConfigLoader {
                     throw error(s, "period_ms", "period_ms (\(o.periodMilliseconds)) must be at most half of buffer_ms (\(o.bufferMilliseconds))")
                 }
                 c.audio.output = o
+                for device in c.audio.devices where SnapcastTarget.names(device) {
+                    do {
+                        _ = try SnapcastTarget(device: device)
+                    } catch {
+                        throw self.error(s, t["devices"] != nil ? "devices" : "device", "\(device): \(error)")
+                    }
+                }
+            }
+            if let t = try section("snapcast") {
+                let s = "snapcast"
+                try allow(t, s, ["format", "latency_ms", "dither"])
+                if let text = try string(t, s, "format") {
+                    guard let format = SnapcastFormat(text) else {
+                        throw error(s, "format", "format is \"\(text)\"; it is snapserver's sampleformat, RATE:BITS:CHANNELS such as \"48000:16:2\" (bits 16, 24 or 32)")
+                    }
+                    c.audio.snapcast.format = format
+                }
+                c.audio.snapcast.latencyMilliseconds = try int(t, s, "latency_ms", 0...10_000) ?? c.audio.snapcast.latencyMilliseconds
+                c.audio.snapcast.dither = try bool(t, s, "dither") ?? c.audio.snapcast.dither
             }
             if let t = try section("control") {
                 let s = "control"

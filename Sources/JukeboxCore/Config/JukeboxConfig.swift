@@ -32,6 +32,8 @@ public struct JukeboxConfig: Sendable, Equatable {
         /// The devices to play to, most preferred first.
         public var devices = ["default"]
         public var onOutputLost = OutputLossPolicy.pause
+        /// `[snapcast]`: the stream a `snapcast:` device feeds.
+        public var snapcast = SnapcastOutput.Settings()
     }
 
     /// Where the place in the music is kept across restarts and power cuts.

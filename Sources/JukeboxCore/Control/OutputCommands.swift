@@ -7,7 +7,7 @@ extension ControlSession {
             let route = s.player.status.route
             return .text(s.outputs.listed.enumerated().map { id, output in
                 var entry = "outputid: \(id)\noutputname: \(MPDProtocol.value(output.device))\n"
-                entry += "plugin: \(output.device == NullOutput.deviceName ? "null" : "alsa")\noutputenabled: \(output.on ? 1 : 0)\n"
+                entry += "plugin: \(ControlSession.plugin(of: output.device))\noutputenabled: \(output.on ? 1 : 0)\n"
                 if case .playingOn(let playing) = route, playing == output.device { entry += "attribute: playing=1\n" }
                 return entry
             }.joined())
@@ -23,6 +23,12 @@ extension ControlSession {
             throw MPDProtocol.Ack(code: .argument, message: "Unsupported attribute")
         },
     ]
+
+    /// MPD's name for the kind of output a configured device is.
+    private static func plugin(of device: String) -> String {
+        if device == NullOutput.deviceName { return "null" }
+        return SnapcastTarget.names(device) ? "snapcast" : "alsa"
+    }
 
     /// Switches the output the request names on, off, or (nil) the other way.
     private func switchOutput(_ request: MPDProtocol.Request, on: Bool?) throws -> Reply {

@@ -491,8 +491,10 @@ public final class Daemon: @unchecked Sendable {
             logger.warning("no sound card: default cannot be opened, so audio goes to a silent sink paced in real time")
             return OutputRoute(fixed: NullOutput())
         }
-        let route = OutputRoute.alsa(audio.devices, settings: audio.output)
-        if route.firstPresent() == nil {
+        let route = OutputRoute.devices(audio.devices, settings: audio.output, snapcast: audio.snapcast)
+        // snapserver comes back to its pipe within 100 ms of the box holding it: a look
+        // now would say it is absent when it is about to be there.
+        if !audio.devices.contains(where: SnapcastTarget.names), route.firstPresent() == nil {
             logger.warning("waiting for \(audio.devices.joined(separator: " or ")): not present now; playing as soon as it appears")
         }
         return route

@@ -26,21 +26,8 @@ extension JingleSound {
     }
 
     static func mapChannels(_ samples: [Float], from: Int, to: Int) -> [Float] {
-        guard from != to else { return samples }
-        let frames = samples.count / from
-        var out = [Float](repeating: 0, count: frames * to)
-        for f in 0..<frames {
-            if from == 1 {
-                for c in 0..<to { out[f * to + c] = samples[f] }
-            } else if to == 1 {
-                var sum: Float = 0
-                for c in 0..<from { sum += samples[f * from + c] }
-                out[f] = sum / Float(from)
-            } else {
-                // Channel c takes the source's channel c; extra ones stay silent.
-                for c in 0..<min(from, to) { out[f * to + c] = samples[f * from + c] }
-            }
-        }
+        var out: [Float] = []
+        PCMSamples.mapChannels(samples, from: from, to: to, into: &out)
         return out
     }
 }

@@ -1,5 +1,5 @@
 /// Interleaved little-endian integer PCM (what every decoder produces) to and from
-/// floats in -1...1, for the jingles.
+/// floats in -1...1, for the jingles and the Snapcast stream.
 enum PCMSamples {
     static func appendFloats(from data: UnsafeRawBufferPointer, count: Int, format: SampleFormat, to out: inout [Float]) {
         switch format {
@@ -41,6 +41,30 @@ enum PCMSamples {
             for i in 0..<samples.count {
                 let sum = Int64(Int32(littleEndian: p[i])) + Int64((Double(samples[i]) * 2_147_483_647).rounded())
                 p[i] = Int32(clamping: sum).littleEndian
+            }
+        }
+    }
+
+    /// `samples` (interleaved, `from` channels) as `to` channels, into `out` (replaced,
+    /// its storage kept): mono goes to every channel, more channels to one are averaged,
+    /// otherwise channel c takes the source's channel c and extra ones stay silent.
+    static func mapChannels(_ samples: [Float], from: Int, to: Int, into out: inout [Float]) {
+        out.removeAll(keepingCapacity: true)
+        guard from != to else {
+            out.append(contentsOf: samples)
+            return
+        }
+        let frames = samples.count / from
+        out.append(contentsOf: repeatElement(0, count: frames * to))
+        for f in 0..<frames {
+            if from == 1 {
+                for c in 0..<to { out[f * to + c] = samples[f] }
+            } else if to == 1 {
+                var sum: Float = 0
+                for c in 0..<from { sum += samples[f * from + c] }
+                out[f] = sum / Float(from)
+            } else {
+                for c in 0..<min(from, to) { out[f * to + c] = samples[f * from + c] }
             }
         }
     }

@@ -46,8 +46,12 @@ public protocol AudioOutput: AnyObject {
     var mixer: Mixer? { get }
     /// Underruns recovered since the output was made: each one is a dropout the listener heard.
     var underruns: Int { get }
-    /// Frames written but not yet heard.
+    /// Frames written but not yet heard, which the device still holds.
     func delay() -> Int
+    /// Frames the listener is behind the device beyond `delay`, which nothing can take
+    /// back: a network player's own buffer (Snapcast's). A pause still sounds for this
+    /// long, and the position shown runs this far behind what was written.
+    var latencyFrames: Int { get }
     /// On a device that went away while playing: the frames written that it had not
     /// played, from the last position its driver reported (nil: not known).
     func delayWhenLost() -> Int?
@@ -66,6 +70,7 @@ extension AudioOutput {
     public var isDisconnected: Bool { false }
     public var bufferFrames: Int { periodFrames * 2 }
     public var mixer: Mixer? { nil }
+    public var latencyFrames: Int { 0 }
     public func delayWhenLost() -> Int? { nil }
 }
 

@@ -29,9 +29,17 @@ public final class OutputRoute: AudioOutput {
         self.init([Candidate(output, isPresent: { true })])
     }
 
-    /// ALSA devices in order of preference; each is present when it can be opened.
-    public static func alsa(_ devices: [String], settings: ALSAOutput.Settings) -> OutputRoute {
+    /// The configured devices in order of preference: ALSA devices, each present when it
+    /// can be opened, and Snapcast streams (`snapcast:...`), present while snapserver takes
+    /// them. The devices' names are checked when the config is read.
+    public static func devices(_ devices: [String], settings: ALSAOutput.Settings,
+                               snapcast: SnapcastOutput.Settings = .init()) -> OutputRoute {
         OutputRoute(devices.map { device in
+            if let target = try? SnapcastTarget(device: device) {
+                let output = SnapcastOutput(target, settings: snapcast, bufferMilliseconds: settings.bufferMilliseconds,
+                                            periodMilliseconds: settings.periodMilliseconds)
+                return Candidate(output, isPresent: { output.isPresent() })
+            }
             var one = settings
             one.device = device
             return Candidate(ALSAOutput(one), isPresent: { ALSAOutput.canOpen(device) })
@@ -44,6 +52,7 @@ public final class OutputRoute: AudioOutput {
     public var negotiated: String { active.negotiated }
     public var periodFrames: Int { active.periodFrames }
     public var underruns: Int { candidates.reduce(0) { $0 + $1.output.underruns } }
+    public var latencyFrames: Int { activeIndex == nil ? 0 : active.latencyFrames }
     public var mixer: Mixer? { activeIndex.flatMap { candidates[$0].output.mixer } }
     /// Why volume is in software on the open device though a control was wanted.
     var mixerNote: String? { activeIndex.flatMap { (candidates[$0].output as? ALSAOutput)?.mixerNote } }

@@ -504,7 +504,8 @@ final class OutputWorker: @unchecked Sendable {  // confined to the audio thread
     private func publish() {
         var now = position.resting
         if state == .playing {
-            now = position.look(delay: output.delay(), at: MonotonicClock.now())
+            // What the rooms hear, a network player's buffer behind the device.
+            now = position.look(delay: output.delay() + output.latencyFrames, at: MonotonicClock.now())
             announceTrackChanges(now)
         }
         let snapshotState: EngineSnapshot.State = switch state {
