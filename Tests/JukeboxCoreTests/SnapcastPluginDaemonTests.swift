@@ -1,0 +1,177 @@
+import Foundation
+import Testing
+@testable import JukeboxCore
+
+/// The real `jukebox snapcast-plugin` against a real daemon, spoken to over its stdin and
+/// stdout as snapserver does.
+@Suite(.serialized) struct SnapcastPluginDaemonTests {
+    /// The plugin as a child process: JSON lines in, JSON lines out, stderr to a file.
+    final class Plugin {
+        let process = Process()
+        let input = Pipe(), output = Pipe()
+        let logPath: String
+        private var buffer: [UInt8] = []
+        /// Every message read, for failure messages.
+        private(set) var seen: [String] = []
+
+        init(executable: String, arguments: [String], environment: [String: String] = [:], logName: String) throws {
+            logPath = Fixtures.shared.path(logName)
+            _ = FileManager.default.createFile(atPath: logPath, contents: nil)
+            process.executableURL = URL(fileURLWithPath: executable)
+            process.arguments = arguments
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+            process.standardInput = input
+            process.standardOutput = output
+            process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
+            try process.run()
+        }
+
+        deinit { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+
+        var log: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
+
+        func send(_ line: String) { input.fileHandleForWriting.write(Data((line + "\n").utf8)) }
+
+        func request(_ id: Int, _ method: String, _ params: Any? = nil) {
+            var message: [String: Any] = ["jsonrpc": "2.0", "id": id, "method": method]
+            if let params { message["params"] = params }
+            send(String(decoding: try! JSONSerialization.data(withJSONObject: message), as: UTF8.self))
+        }
+
+        /// The next message that satisfies `match`, waiting up to `seconds` for it.
+        func next(seconds: Double = 30, _ match: ([String: Any]) -> Bool) -> [String: Any]? {
+            let deadline = Date().addingTimeInterval(seconds)
+            while Date() < deadline {
+                if let newline = buffer.firstIndex(of: 0x0A) {
+                    let line = Array(buffer[..<newline])
+                    buffer.removeSubrange(...newline)
+                    seen.append(String(decoding: line, as: UTF8.self))
+                    if let object = (try? JSONSerialization.jsonObject(with: Data(line))) as? [String: Any], match(object) { return object }
+                    continue
+                }
+                var ready = pollfd(fd: output.fileHandleForReading.fileDescriptor, events: Int16(POLLIN), revents: 0)
+                guard poll(&ready, 1, 200) > 0 else { continue }
+                let chunk = output.fileHandleForReading.availableData
+                if chunk.isEmpty { return nil }
+                buffer += chunk
+            }
+            return nil
+        }
+
+        func closeInput() { try? input.fileHandleForWriting.close() }
+    }
+
+    static func method(_ name: String) -> ([String: Any]) -> Bool { { $0["method"] as? String == name } }
+    static func reply(_ id: Int) -> ([String: Any]) -> Bool { { $0["id"] as? Int == id } }
+    static func properties(_ match: @escaping ([String: Any]) -> Bool) -> ([String: Any]) -> Bool {
+        { $0["method"] as? String == "Plugin.Stream.Player.Properties" && match($0["params"] as? [String: Any] ?? [:]) }
+    }
+
+    static func status(_ socket: String) -> [String: String] {
+        guard let lines = try? ControlClient(socketPath: socket).send(["status"]) else { return [:] }
+        return MPDFields(lines).pairs.reduce(into: [:]) { $0[$1.key] = $1.value }
+    }
+
+    /// Two long tracks, the first with the fixtures' cover embedded, played by a daemon.
+    static func startDaemon(_ name: String) throws -> (RunningDaemon, cover: Data) {
+        let fx = Fixtures.shared
+        let music = try fx.scratchFolder("\(name)-music")
+        let wav = music + "/tone.wav"
+        if !FileManager.default.fileExists(atPath: music + "/2.flac") {
+            try Tools.run("sox", ["-n", "-r", "8000", "-c", "1", "-b", "16", wav, "synth", "300", "sine", "440"])
+            try Tools.run("flac", ["-s", "-f", "-T", "TITLE=First", "-T", "ARTIST=Test Band", "-T", "ALBUM=Plugin",
+                                   "--picture", "3|image/png|front|100x64x24|\(fx.path("cover.png"))", "-o", music + "/1.flac", wav])
+            try Tools.run("flac", ["-s", "-f", "-T", "TITLE=Second", "-T", "ARTIST=Test Band", "-o", music + "/2.flac", wav])
+            try FileManager.default.removeItem(atPath: wav)
+        }
+        let config = try fx.scratchFolder("\(name)-config") + "/jukebox.toml"
+        try "[playback]\nautoplay = true\nmode = \"once\"\n[control]\nkeyboard = false\n[audio]\ndevice = \"\(NullOutput.deviceName)\"\n"
+            .write(toFile: config, atomically: true, encoding: .utf8)
+        let daemon = try RunningDaemon(name: name, config: config, musicDirectory: music, device: nil)
+        return (daemon, try Data(contentsOf: URL(fileURLWithPath: fx.path("cover.png"))))
+    }
+
+    @Test func snapserversRequestsReachTheBoxAndItsChangesComeBack() throws {
+        let (daemon, cover) = try Self.startDaemon("snapcast-plugin")
+        #expect(daemon.wait(seconds: 30) { Self.status(daemon.socket)["state"] == "play" }, "never played: \(daemon.log)")
+        // Started as snapserver 0.26 starts it: a link whose name ends in snapcast-plugin,
+        // the stream and port arguments, and one more it does not know.
+        let link = try Fixtures.shared.scratchFolder("snapcast-plugin-link") + "/jukebox-snapcast-plugin"
+        try? FileManager.default.removeItem(atPath: link)
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: Tools.jukebox)
+        let plugin = try Plugin(executable: link, arguments: ["--stream=Jukebox", "--snapcast-port=1780", "--future-option=1"],
+                                environment: ["JUKEBOX_SOCKET": daemon.socket], logName: "snapcast-plugin-link.log")
+
+        #expect(plugin.next(Self.method("Plugin.Stream.Ready")) != nil, "no Ready: \(plugin.seen) \(plugin.log)")
+        let first = plugin.next(Self.properties { ($0["metadata"] as? [String: Any])?["title"] as? String == "First" })
+        #expect(first != nil, "no properties with the title: \(plugin.seen) \(plugin.log)")
+        let metadata = first?["params"].flatMap { $0 as? [String: Any] }?["metadata"] as? [String: Any] ?? [:]
+        let art = metadata["artData"] as? [String: Any] ?? [:]
+        #expect(art["extension"] as? String == "png")
+        #expect((art["data"] as? String).flatMap { Data(base64Encoded: $0) } == cover)
+        #expect(metadata["artist"] as? [String] == ["Test Band"])
+
+        plugin.request(1, "Plugin.Stream.Player.GetProperties")
+        let got = plugin.next(Self.reply(1))?["result"] as? [String: Any] ?? [:]
+        #expect(got["playbackStatus"] as? String == "playing" && got["canControl"] as? Bool == true, "\(got)")
+        #expect((got["metadata"] as? [String: Any])?["title"] as? String == "First")
+
+        // Garbage gets JSON-RPC errors and the plugin goes on.
+        func errorCode() -> Int? { (plugin.next { $0["error"] != nil }?["error"] as? [String: Any])?["code"] as? Int }
+        plugin.send("hello {")
+        #expect(errorCode() == -32700, "\(plugin.seen)")
+        plugin.send(String(repeating: "x", count: 200_000))
+        #expect(errorCode() == -32700, "\(plugin.seen)")
+        plugin.send("[]")
+        #expect(errorCode() == -32600, "\(plugin.seen)")
+        #expect(plugin.log.contains("dropped a line of 200000 bytes"), "\(plugin.log)")
+
+        plugin.request(2, "Plugin.Stream.Player.Control", ["command": "next"])
+        #expect(plugin.next(Self.reply(2))?["result"] as? String == "ok", "\(plugin.seen)")
+        #expect(daemon.wait(seconds: 30) { Self.status(daemon.socket)["song"] == "1" })
+        #expect(plugin.next(Self.properties { ($0["metadata"] as? [String: Any])?["title"] as? String == "Second" }) != nil, "\(plugin.seen)")
+
+        // A change made on the box is pushed.
+        #expect(daemon.ctl(["setvol", "37"]) != nil)
+        #expect(plugin.next(Self.properties { $0["volume"] as? Int == 37 }) != nil, "\(plugin.seen)")
+
+        plugin.request(3, "Plugin.Stream.Player.SetProperty", ["volume": 55, "shuffle": true])
+        #expect(plugin.next(Self.reply(3))?["result"] as? String == "ok")
+        #expect(Self.status(daemon.socket)["volume"] == "55" && Self.status(daemon.socket)["random"] == "1")
+        // The box's refusal comes back with its words.
+        plugin.request(4, "Plugin.Stream.Player.SetProperty", ["rate": 7])
+        let refused = plugin.next(Self.reply(4))?["error"] as? [String: Any] ?? [:]
+        #expect((refused["message"] as? String ?? "").contains("Speed from 0.5 to 2 expected"), "\(refused)")
+
+        // snapserver going away ends the plugin cleanly.
+        plugin.closeInput()
+        #expect(daemon.wait(seconds: 30) { !plugin.process.isRunning })
+        #expect(plugin.process.terminationStatus == 0, "\(plugin.log)")
+        daemon.send(SIGTERM)
+        #expect(daemon.waitForExit(seconds: 30))
+    }
+
+    @Test func theBoxGoingAwayIsRetriedAndReadyIsSentAgain() throws {
+        let name = "snapcast-plugin-restart"
+        // The daemon's socket is known before it starts: the plugin starts first and waits.
+        let socket = NSTemporaryDirectory() + "jukebox-\(name)-\(getpid()).sock"
+        let plugin = try Plugin(executable: Tools.jukebox, arguments: ["snapcast-plugin", "--socket", socket], logName: "\(name)-plugin.log")
+        plugin.request(1, "Plugin.Stream.Player.GetProperties")
+        let early = plugin.next(Self.reply(1))?["error"] as? [String: Any] ?? [:]
+        #expect((early["message"] as? String ?? "").contains("not reachable"), "\(early)")
+
+        var (daemon, _) = try Self.startDaemon(name)
+        #expect(plugin.next(Self.method("Plugin.Stream.Ready")) != nil, "\(plugin.seen) \(plugin.log)")
+        daemon.send(SIGTERM)
+        #expect(daemon.waitForExit(seconds: 30))
+        (daemon, _) = try Self.startDaemon(name)
+        #expect(plugin.next(Self.method("Plugin.Stream.Ready")) != nil, "\(plugin.seen) \(plugin.log)")
+        #expect(plugin.next(Self.properties { ($0["metadata"] as? [String: Any])?["title"] as? String == "First" }) != nil)
+        #expect(plugin.process.isRunning)
+        plugin.closeInput()
+        #expect(daemon.wait(seconds: 30) { !plugin.process.isRunning })
+        #expect(plugin.process.terminationStatus == 0)
+        daemon.send(SIGTERM)
+        #expect(daemon.waitForExit(seconds: 30))
+    }
+}
