@@ -42,6 +42,11 @@ struct SnapcastPluginCommand: ParsableCommand {
     func run() throws {
         // A closed stdout must end the plugin with a message, not a signal.
         signal(SIGPIPE, SIG_IGN)
+        // snapserver stops its plugin with a signal, and may have started it with its own
+        // signals blocked: a plugin that kept them could never be stopped.
+        var none = sigset_t()
+        sigemptyset(&none)
+        sigprocmask(SIG_SETMASK, &none, nil)
         let plugin = SnapcastPlugin(settings: .init(socketPath: socketPath()))
         throw ExitCode(plugin.run())
     }
