@@ -72,20 +72,23 @@ import Testing
         return MPDFields(lines).pairs.reduce(into: [:]) { $0[$1.key] = $1.value }
     }
 
-    /// Two long tracks, the first with the fixtures' cover embedded, played by a daemon.
-    static func startDaemon(_ name: String) throws -> (RunningDaemon, cover: Data) {
+    /// Two long tracks, the first with the fixtures' cover embedded, played by a daemon;
+    /// `control` is added to its [control] table.
+    static func startDaemon(_ name: String, artist: String? = "Test Band", control: String = "") throws -> (RunningDaemon, cover: Data) {
         let fx = Fixtures.shared
         let music = try fx.scratchFolder("\(name)-music")
         let wav = music + "/tone.wav"
         if !FileManager.default.fileExists(atPath: music + "/2.flac") {
             try Tools.run("sox", ["-n", "-r", "8000", "-c", "1", "-b", "16", wav, "synth", "300", "sine", "440"])
-            try Tools.run("flac", ["-s", "-f", "-T", "TITLE=First", "-T", "ARTIST=Test Band", "-T", "ALBUM=Plugin",
+            // Without an artist, meta_mpd.py asks MusicBrainz for nothing.
+            let tags = artist.map { ["-T", "ARTIST=\($0)"] } ?? []
+            try Tools.run("flac", ["-s", "-f", "-T", "TITLE=First", "-T", "ALBUM=Plugin"] + tags + [
                                    "--picture", "3|image/png|front|100x64x24|\(fx.path("cover.png"))", "-o", music + "/1.flac", wav])
-            try Tools.run("flac", ["-s", "-f", "-T", "TITLE=Second", "-T", "ARTIST=Test Band", "-o", music + "/2.flac", wav])
+            try Tools.run("flac", ["-s", "-f", "-T", "TITLE=Second"] + tags + ["-o", music + "/2.flac", wav])
             try FileManager.default.removeItem(atPath: wav)
         }
         let config = try fx.scratchFolder("\(name)-config") + "/jukebox.toml"
-        try "[playback]\nautoplay = true\nmode = \"once\"\n[control]\nkeyboard = false\n[audio]\ndevice = \"\(NullOutput.deviceName)\"\n"
+        try "[playback]\nautoplay = true\nmode = \"once\"\n[control]\nkeyboard = false\n\(control)[audio]\ndevice = \"\(NullOutput.deviceName)\"\n"
             .write(toFile: config, atomically: true, encoding: .utf8)
         let daemon = try RunningDaemon(name: name, config: config, musicDirectory: music, device: nil)
         return (daemon, try Data(contentsOf: URL(fileURLWithPath: fx.path("cover.png"))))
