@@ -177,4 +177,26 @@ import Testing
         daemon.send(SIGTERM)
         #expect(daemon.waitForExit(seconds: 30))
     }
+
+    /// Where the socket comes from: --socket, then JUKEBOX_SOCKET, then the config's
+    /// [control] socket; a broken config falls back to the default with its message.
+    /// With stdin empty the plugin tries once, says where, and ends with 0.
+    @Test func theSocketIsFoundInOptionEnvironmentOrConfig() throws {
+        let folder = try Fixtures.shared.scratchFolder("snapcast-plugin-socket")
+        try "[control]\nsocket = \"\(folder)/from-config.sock\"\n".write(toFile: folder + "/good.toml", atomically: true, encoding: .utf8)
+        try "[control]\nsockt = 1\n".write(toFile: folder + "/bad.toml", atomically: true, encoding: .utf8)
+        func tried(_ arguments: [String], environment: [String] = []) throws -> (status: Int32, log: String) {
+            let out = try Tools.run("env", ["-u", "JUKEBOX_SOCKET"] + environment + [Tools.jukebox, "snapcast-plugin"] + arguments, stdin: Data(), check: false)
+            return (out.status, out.stderr)
+        }
+        let fromConfig = try tried(["--config", folder + "/good.toml", "--stream=Jukebox", "--snapcast-port=1780", "--newer=1"])
+        #expect(fromConfig.status == 0 && fromConfig.log.contains("cannot connect to \(folder)/from-config.sock"), "\(fromConfig)")
+        let fromEnvironment = try tried(["--config", folder + "/good.toml"], environment: ["JUKEBOX_SOCKET=\(folder)/from-env.sock"])
+        #expect(fromEnvironment.log.contains("cannot connect to \(folder)/from-env.sock"), "\(fromEnvironment)")
+        let fromOption = try tried(["--socket", folder + "/from-option.sock"], environment: ["JUKEBOX_SOCKET=\(folder)/from-env.sock"])
+        #expect(fromOption.log.contains("cannot connect to \(folder)/from-option.sock"), "\(fromOption)")
+        let broken = try tried(["--config", folder + "/bad.toml"])
+        #expect(broken.status == 0 && broken.log.contains("bad.toml:2:1: unknown key \"sockt\"") && broken.log.contains("using /run/jukebox/control"),
+                "\(broken)")
+    }
 }
