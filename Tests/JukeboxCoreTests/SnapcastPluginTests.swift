@@ -28,6 +28,9 @@ import Testing
         #expect(JSONRPC.error(id: .null, .init(code: -32601, message: "Method not found: x"))
                 == #"{"error":{"code":-32601,"message":"Method not found: x"},"id":null,"jsonrpc":"2.0"}"#)
         #expect(JSONRPC.notification("Plugin.Stream.Ready") == #"{"jsonrpc":"2.0","method":"Plugin.Stream.Ready"}"#)
+        // Numbers stay numbers (1 is not true), and integers integers.
+        #expect(JSONValue.parse(#"{"a": 1, "b": 0, "c": true, "d": 2.5, "e": null, "f": ["x"]}"#)
+                == .object(["a": .int(1), "b": .int(0), "c": .bool(true), "d": .double(2.5), "e": .null, "f": .array([.string("x")])]))
         // Deep nesting is refused by the decoder, not a crash.
         let deep = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
         #expect(JSONRPC.read(deep) == .invalid(id: .null, .init(code: -32700, message: "Parse error: not JSON")))
