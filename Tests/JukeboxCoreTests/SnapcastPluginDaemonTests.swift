@@ -74,7 +74,8 @@ import Testing
 
     /// Two long tracks, the first with the fixtures' cover embedded, played by a daemon;
     /// `control` is added to its [control] table.
-    static func startDaemon(_ name: String, artist: String? = "Test Band", control: String = "") throws -> (RunningDaemon, cover: Data) {
+    /// `folderCover` is the folder's cover.jpg, which only the second track shows.
+    static func startDaemon(_ name: String, artist: String? = "Test Band", control: String = "", folderCover: [UInt8]? = nil) throws -> (RunningDaemon, cover: Data) {
         let fx = Fixtures.shared
         let music = try fx.scratchFolder("\(name)-music")
         let wav = music + "/tone.wav"
@@ -86,6 +87,7 @@ import Testing
                                    "--picture", "3|image/png|front|100x64x24|\(fx.path("cover.png"))", "-o", music + "/1.flac", wav])
             try Tools.run("flac", ["-s", "-f", "-T", "TITLE=Second"] + tags + ["-o", music + "/2.flac", wav])
             try FileManager.default.removeItem(atPath: wav)
+            if let folderCover { try Data(folderCover).write(to: URL(fileURLWithPath: music + "/cover.jpg")) }
         }
         let config = try fx.scratchFolder("\(name)-config") + "/jukebox.toml"
         try "[playback]\nautoplay = true\nmode = \"once\"\n[control]\nkeyboard = false\n\(control)[audio]\ndevice = \"\(NullOutput.deviceName)\"\n"
@@ -95,7 +97,8 @@ import Testing
     }
 
     @Test func snapserversRequestsReachTheBoxAndItsChangesComeBack() throws {
-        let (daemon, cover) = try Self.startDaemon("snapcast-plugin")
+        // The folder's cover is over the plugin's 1 MiB: the second track goes without.
+        let (daemon, cover) = try Self.startDaemon("snapcast-plugin", folderCover: [0xFF, 0xD8, 0xFF, 0xE0] + [UInt8](repeating: 0, count: 1_500_000))
         #expect(daemon.wait(seconds: 30) { Self.status(daemon.socket)["state"] == "play" }, "never played: \(daemon.log)")
         // Started as snapserver 0.26 starts it: a link whose name ends in snapcast-plugin,
         // the stream and port arguments, and one more it does not know.
@@ -132,7 +135,9 @@ import Testing
         plugin.request(2, "Plugin.Stream.Player.Control", ["command": "next"])
         #expect(plugin.next(Self.reply(2))?["result"] as? String == "ok", "\(plugin.seen)")
         #expect(daemon.wait(seconds: 30) { Self.status(daemon.socket)["song"] == "1" })
-        #expect(plugin.next(Self.properties { ($0["metadata"] as? [String: Any])?["title"] as? String == "Second" }) != nil, "\(plugin.seen)")
+        let second = plugin.next(Self.properties { ($0["metadata"] as? [String: Any])?["title"] as? String == "Second" })
+        #expect(second != nil, "\(plugin.seen)")
+        #expect((second?["params"] as? [String: Any]).flatMap { ($0["metadata"] as? [String: Any])?["artData"] } == nil)
 
         // A change made on the box is pushed.
         #expect(daemon.ctl(["setvol", "37"]) != nil)
@@ -163,14 +168,21 @@ import Testing
         let early = plugin.next(Self.reply(1))?["error"] as? [String: Any] ?? [:]
         #expect((early["message"] as? String ?? "").contains("not reachable"), "\(early)")
 
-        var (daemon, _) = try Self.startDaemon(name)
+        let folderCover: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE0] + (0..<100_000).map { UInt8(truncatingIfNeeded: $0 &* 7) }
+        var (daemon, _) = try Self.startDaemon(name, folderCover: folderCover)
         #expect(plugin.next(Self.method("Plugin.Stream.Ready")) != nil, "\(plugin.seen) \(plugin.log)")
         daemon.send(SIGTERM)
         #expect(daemon.waitForExit(seconds: 30))
-        (daemon, _) = try Self.startDaemon(name)
+        (daemon, _) = try Self.startDaemon(name, folderCover: folderCover)
         #expect(plugin.next(Self.method("Plugin.Stream.Ready")) != nil, "\(plugin.seen) \(plugin.log)")
         #expect(plugin.next(Self.properties { ($0["metadata"] as? [String: Any])?["title"] as? String == "First" }) != nil)
         #expect(plugin.process.isRunning)
+        // The second track has no picture of its own: the folder's cover.jpg, in chunks.
+        plugin.request(2, "Plugin.Stream.Player.Control", ["command": "next"])
+        let second = plugin.next(Self.properties { ($0["metadata"] as? [String: Any])?["title"] as? String == "Second" })
+        let art = (second?["params"] as? [String: Any]).flatMap { ($0["metadata"] as? [String: Any])?["artData"] as? [String: Any] } ?? [:]
+        #expect(art["extension"] as? String == "jpg", "\(plugin.seen)")
+        #expect((art["data"] as? String).flatMap { Data(base64Encoded: $0) } == Data(folderCover))
         plugin.closeInput()
         #expect(daemon.wait(seconds: 30) { !plugin.process.isRunning })
         #expect(plugin.process.terminationStatus == 0)
