@@ -112,6 +112,26 @@ import Testing
         output.close()
     }
 
+    /// snapserver hung (its end open, nothing read): each write hands over what fits and
+    /// keeps the rest, so the audio thread goes on taking commands, until nothing has been
+    /// taken for two seconds: a device lost.
+    @Test func aReaderThatStopsReadingIsLostWithoutHoldingTheWriter() throws {
+        let path = try fifo("hung")
+        let reader = open(path, O_RDONLY | O_NONBLOCK)
+        defer { close(reader) }
+        let output = SnapcastOutput(.pipe(path: path), settings: .init(), bufferMilliseconds: 200, periodMilliseconds: 10)
+        try output.configure(format)
+        let period = numbered(0..<480)
+        var writes = 0
+        var lost: OutputError?
+        while lost == nil, writes < 2000 {
+            do { try period.withUnsafeBytes { try output.write($0) } } catch { lost = error as? OutputError }
+            writes += 1
+        }
+        #expect(lost == .disconnected(device: "snapcast:\(path)"))
+        output.close()
+    }
+
     @Test func aFileThatIsNotAPipeIsRefusedWithWhatToDo() throws {
         let path = try Fixtures.shared.scratchFolder("snapcast-pipe") + "/plain-file"
         _ = FileManager.default.createFile(atPath: path, contents: Data())

@@ -33,8 +33,13 @@ public final class SnapcastOutput: AudioOutput {
     public private(set) var periodFrames = 0
     public private(set) var bufferFrames = 0
 
-    /// A write that makes no progress this long means snapserver stopped reading.
-    static let stallMilliseconds = 2000
+    /// Stream bytes a write could not hand to snapserver within a period: kept here, and
+    /// sent first by the next write, so a write never waits longer than a period.
+    private var unsent: [UInt8] = []
+    /// Since when snapserver has taken nothing though there was audio for it.
+    private var stalledSince: UInt64?
+    /// Taking nothing this long means snapserver stopped reading (hung): a device lost.
+    static let stallNanoseconds: UInt64 = 2_000_000_000
 
     public init(_ target: SnapcastTarget, settings: Settings, bufferMilliseconds: Int = 200, periodMilliseconds: Int = 10) {
         self.target = target
@@ -72,7 +77,7 @@ public final class SnapcastOutput: AudioOutput {
 
     /// The music's frames written that snapserver has not read yet.
     private func queuedFrames() -> Int {
-        inputFrames(link.unread() / stream.bytesPerFrame + (converter?.heldFrames ?? 0))
+        inputFrames((link.unread() + unsent.count) / stream.bytesPerFrame + (converter?.heldFrames ?? 0))
     }
 
     public func writableFrames() -> Int { max(periodFrames, bufferFrames - queuedFrames()) }
@@ -102,23 +107,37 @@ public final class SnapcastOutput: AudioOutput {
         if let failure { throw failure }
     }
 
-    /// Writes all of `bytes`, waiting for room a period at a time.
+    /// Hands `bytes` to snapserver, after what an earlier write left: what does not fit
+    /// within a period is kept for the next write.
     private func send(_ bytes: UnsafeRawBufferPointer) throws(OutputError) {
-        var offset = 0
-        var waited = 0
-        while offset < bytes.count {
-            let written = try link.writeSome(UnsafeRawBufferPointer(rebasing: bytes[offset...]))
-            offset += written
-            if written > 0 {
-                waited = 0
-                continue
+        if !unsent.isEmpty {
+            unsent.append(contentsOf: bytes)
+            var result: Result<Int, OutputError> = .success(0)
+            unsent.withUnsafeBytes { all in
+                result = Result { () throws(OutputError) in try sendWithinAPeriod(all) }
             }
-            let wait = max(periodMilliseconds, 5)
-            if try !link.waitForRoom(milliseconds: wait) {
-                waited += wait
-                if waited >= Self.stallMilliseconds { throw .disconnected(device: name) }
-            }
+            unsent.removeFirst(try result.get())
+        } else {
+            let moved = try sendWithinAPeriod(bytes)
+            unsent.append(contentsOf: bytes[moved...])
         }
+        let now = MonotonicClock.now()
+        if unsent.isEmpty {
+            stalledSince = nil
+        } else if let since = stalledSince, now - since > Self.stallNanoseconds {
+            throw .disconnected(device: name)
+        } else if stalledSince == nil {
+            stalledSince = now
+        }
+    }
+
+    /// Writes what fits, waiting a period at most for room; returns the bytes written.
+    private func sendWithinAPeriod(_ bytes: UnsafeRawBufferPointer) throws(OutputError) -> Int {
+        var offset = try link.writeSome(bytes)
+        if offset < bytes.count, try link.waitForRoom(milliseconds: max(periodMilliseconds, 5)) {
+            offset += try link.writeSome(UnsafeRawBufferPointer(rebasing: bytes[offset...]))
+        }
+        return offset
     }
 
     public func delay() -> Int { queuedFrames() }
@@ -128,7 +147,11 @@ public final class SnapcastOutput: AudioOutput {
     public func rewind(_ frames: Int) -> Int {
         guard let converter else { return 0 }
         let streamFrames = frames * stream.sampleRate / converter.input.sampleRate
-        let taken = link.takeBack(streamFrames * stream.bytesPerFrame, frameBytes: stream.bytesPerFrame) / stream.bytesPerFrame
+        // The newest first: what snapserver was not handed yet, then what it has not read.
+        let fromUnsent = min(unsent.count / stream.bytesPerFrame, streamFrames)
+        unsent.removeLast(fromUnsent * stream.bytesPerFrame)
+        let taken = fromUnsent + link.takeBack((streamFrames - fromUnsent) * stream.bytesPerFrame,
+                                               frameBytes: stream.bytesPerFrame) / stream.bytesPerFrame
         guard taken > 0 || converter.heldFrames > 0 else { return 0 }
         let held = converter.heldFrames
         converter.reset()
@@ -136,6 +159,7 @@ public final class SnapcastOutput: AudioOutput {
     }
 
     public func dropAndPrepare() {
+        unsent.removeAll()
         _ = link.takeBack(Int.max / 2, frameBytes: stream.bytesPerFrame)
         converter?.reset()
     }
@@ -151,6 +175,8 @@ public final class SnapcastOutput: AudioOutput {
     }
 
     public func close() {
+        unsent.removeAll()
+        stalledSince = nil
         link.close()
         converter = nil
         negotiated = "not configured"
