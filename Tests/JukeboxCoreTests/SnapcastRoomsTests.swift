@@ -95,6 +95,26 @@ import Testing
         return roomOffsets(aPCM, aClock, bPCM, bClock, in: first..<min(last, aPCM.count), step: 2_400)
     }
 
+    /// Across a pause that `room` heard between two times: where in the track its sound
+    /// stopped, where it came back, and whether all of the track from there on follows
+    /// frame for frame. (The box fades the last frames before a pause and the first after
+    /// it, so those are placed from their neighbours 0.1 s away.)
+    private func resumption(in room: SnapRoom, of reference: StereoPCM, pausedAt paused: Double, resumedAt resumed: Double, buffer: Double,
+                            until next: Double? = nil) throws -> (stopped: Int, resumed: Int, whole: Bool)? {
+        let (pcm, clock) = try room.recorded()
+        guard let from = clock.frame(at: paused), let to = clock.frame(at: resumed + buffer),
+              let stop = pcm.silentRuns(in: from..<to, minimum: 480).first?.lowerBound,
+              let start = pcm.silentRuns(in: stop..<pcm.count, minimum: 480).first?.upperBound,
+              let before = pcm.sameContent(at: stop - 4_800, in: reference),
+              let after = pcm.sameContent(at: start + 4_800, in: reference) else { return nil }
+        // All after the first 0.1 s is the track, frame for frame, as far as recorded.
+        // (Up to the next command's effect, if there is one.)
+        let end = next.flatMap { clock.frame(at: $0 + buffer) } ?? pcm.count
+        let heard = min(reference.count - after, min(pcm.count, end) - (start + 4_800))
+        let rest = StereoPCM(frames: Array(reference.frames[after..<(after + heard)]))
+        return (before + 4_800, after - 4_800, pcm.firstDifference(from: rest, at: start + 4_800) == nil)
+    }
+
     private func expectInSync(_ offsets: [Int]?, _ what: String) {
         guard let offsets else {
             Issue.record("\(what): no stamps then")
@@ -160,6 +180,37 @@ import Testing
             expectInSync(try offsets(rooms[0], rooms[1], from: from + buffer + 0.3, to: to + buffer), "rooms a/b \(phase)")
         }
         #expect(!box.status().contains("error"), "\(box.status())")
+        // The pause lost no music: it went on from the frame it stopped at.
+        let reference = try music.decode([music.long])
+        let across = try resumption(in: rooms[0], of: reference, pausedAt: paused, resumedAt: resumed, buffer: buffer, until: sought)
+        #expect(across.map { abs($0.resumed - $0.stopped) <= 480 && $0.whole } == true, "stopped at, resumed at: \(String(describing: across))")
+    }
+
+    /// A pause longer than snapserver's dry-out (2 s of an empty pipe, after which it sends
+    /// nothing and marks the stream idle): the rooms go on from the frame they stopped at.
+    /// Known to fail with snapserver 0.26's pipe source as the install sets it up: after
+    /// the idle stream comes back, snapclient plays ~40 ms, finds the next chunk 0.65 s
+    /// old ("abs(age > 500)"), resyncs hard and drops ~50 ms (the same with the test
+    /// feeding the fifo). `dryout_ms` above the longest pause in the source URI avoids it.
+    @Test(.enabled(if: isRoot, "network namespaces need root"))
+    func aPauseLongerThanSnapserversDryOutLosesNoMusic() throws {
+        let music = Music.shared
+        let reference = try music.decode([music.long])
+        let server = try SnapServer(name: "long-pause")
+        let rooms = try rooms(["a"], on: server)
+        let box = try SnapcastBox(name: "long-pause", server: server, musicDirectory: music.folder)
+        let buffer = Double(server.bufferMs) / 1000
+        box.play([music.longName])
+        usleep(useconds_t((buffer + 1) * 1e6))
+        let paused = box.send(["pause", "1"])
+        usleep(3_000_000)
+        let resumed = box.send(["pause", "0"])
+        usleep(useconds_t((buffer + 1) * 1e6))
+        let across = try resumption(in: rooms[0], of: reference, pausedAt: paused, resumedAt: resumed, buffer: buffer)
+        print("Snapcast long pause: stopped at, resumed at (frames of the track), whole after: \(String(describing: across))")
+        withKnownIssue("snapserver 0.26 drops ~50 ms when an idle pipe stream comes back (dryout_ms)", isIntermittent: true) {
+            #expect(across.map { abs($0.resumed - $0.stopped) <= 480 && $0.whole } == true, "\(String(describing: across))")
+        }
     }
 
     /// A room whose link is down for 5 s is back in step within 2 s of it coming back;
@@ -208,7 +259,7 @@ import Testing
         }, "the box did not report its device lost: \(seen)\n\(box.daemon.log)")
         try server.start()
         let restarted = monotonicSeconds()
-        #expect(waitForRooms(rooms, on: server, seconds: 15), "\(server.log)")
+        #expect(waitForRooms(rooms, on: server, seconds: 15), "\(server.connectedRooms())\n\(rooms.map(\.log).joined(separator: "\n"))")
         usleep(useconds_t((Double(server.bufferMs) / 1000 + 2) * 1e6))
         print("Snapcast restart: the box's status after: \(box.status().split(separator: "\n").filter { $0.hasPrefix("state") || $0.hasPrefix("error") })")
         for room in rooms {
@@ -220,6 +271,72 @@ import Testing
             // Music again after the restart: frames of the track.
             let heard = stride(from: from, to: pcm.count, by: 4_800).compactMap { pcm.sameContent(at: $0, in: reference) }
             #expect(!heard.isEmpty, "room \(room.name) plays no music after snapserver came back\n\(box.status())\n\(box.daemon.log)")
+        }
+    }
+
+    // MARK: Measured, not asserted (SNAPCAST_BENCH=1)
+
+    static let benchmarking = ProcessInfo.processInfo.environment["SNAPCAST_BENCH"] != nil
+
+    /// How long after the box is told to pause, resume or seek a room hears it, for a
+    /// snapserver buffer (and `latency_ms`) of 300, 1000 and 2000 ms; and how far apart
+    /// two rooms play. Printed for docs/benchmarks.md.
+    @Test(.enabled(if: isRoot && benchmarking, "a benchmark: SNAPCAST_BENCH=1, as root"), arguments: ProcessInfo.processInfo.environment["SNAPCAST_BENCH_BUFFERS"].map { $0.split(separator: ",").compactMap { Int($0) } } ?? [300, 1000, 2000])
+    func benchCommandsHeardInARoom(bufferMs: Int) throws {
+        let music = Music.shared
+        let reference = try music.decode([music.long])
+        let server = try SnapServer(name: "bench-\(bufferMs)", bufferMs: bufferMs)
+        let rooms = try rooms(["a", "b"], on: server)
+        let box = try SnapcastBox(name: "bench-\(bufferMs)", server: server, musicDirectory: music.folder)
+        let buffer = Double(bufferMs) / 1000
+        box.play([music.longName])
+        usleep(useconds_t((buffer + 1.5) * 1e6))
+        let paused = box.send(["pause", "1"])
+        usleep(useconds_t((buffer + 1.5) * 1e6))
+        let resumed = box.send(["pause", "0"])
+        usleep(useconds_t((buffer + 1.5) * 1e6))
+        let sought = box.send(["seekcur", "8"])
+        usleep(useconds_t((buffer + 1.5) * 1e6))
+        let (pcm, clock) = try rooms[0].recorded()
+        if let keep = ProcessInfo.processInfo.environment["SNAPCAST_BENCH_KEEP"] {
+            try? FileManager.default.copyItem(atPath: rooms[0].recording, toPath: "\(keep)-\(bufferMs).raw")
+            print("kept: paused \(clock.frame(at: paused) ?? -1) resumed \(clock.frame(at: resumed) ?? -1) sought \(clock.frame(at: sought) ?? -1)")
+        }
+        func ms(_ seconds: Double?) -> String { seconds.map { String(format: "%.0f ms", $0 * 1000) } ?? "?" }
+        // The last sound before the resume, the first after it, the first frame of 8 s in.
+        let pausedFrame = clock.frame(at: paused) ?? 0
+        let resumedFrame = clock.frame(at: resumed) ?? 0
+        let lastSound = pcm.silentRuns(in: pausedFrame..<resumedFrame, minimum: 480).first?.lowerBound
+        let firstSound = pcm.frames[resumedFrame...].firstIndex { $0 != 0 }
+        // The first sound after the seek, if it is the music from 8 s on (frames a little
+        // later are looked for, as the first may be faded in).
+        let soughtFrame = clock.frame(at: sought) ?? 0
+        let afterSeek = pcm.silentRuns(in: soughtFrame..<pcm.count, minimum: 480).first?.upperBound
+        /// Where in the track the room's frame `frame` is (seconds), from the frames `ahead` on.
+        func place(_ frame: Int?, ahead: Int = 4_800) -> String {
+            guard let frame, let at = pcm.sameContent(at: frame + ahead, in: reference) else { return "?" }
+            return String(format: "%.3f s", StereoPCM.seconds(at - ahead))
+        }
+        print("Snapcast bench, buffer \(bufferMs) ms: paused after the track's \(place(lastSound, ahead: -4_800)),"
+              + " resumed at \(place(firstSound)), sought to \(place(afterSeek))")
+        func heard(_ frame: Int?, since sent: Double) -> Double? { frame.flatMap { clock.time(ofFrame: $0) }.map { $0 - sent } }
+        var silence: Double?
+        if let lastSound, let firstSound { silence = StereoPCM.seconds(firstSound - lastSound) }
+        let pause = ms(heard(lastSound, since: paused)), resume = ms(heard(firstSound, since: resumed))
+        let seek = ms(heard(afterSeek, since: sought))
+        print("Snapcast bench, buffer \(bufferMs) ms: pause heard after \(pause), resume after \(resume), seek after \(seek);"
+              + " silence in the room \(ms(silence)) for a pause of \(ms(resumed - paused))")
+        // The recording's timeline against the wall clock: its frames against its stamps.
+        if let first = clock.seen.keys.min(), let last = clock.seen.keys.filter({ clock.time(ofFrame: $0 * FilePlayerClock.chunkFrames) != nil }).max(),
+           let from = clock.time(ofFrame: first * FilePlayerClock.chunkFrames), let to = clock.time(ofFrame: last * FilePlayerClock.chunkFrames) {
+            let frames = (last - first) * FilePlayerClock.chunkFrames
+            print("Snapcast bench, buffer \(bufferMs) ms: room a's file holds \(String(format: "%.3f", StereoPCM.seconds(frames))) s"
+                  + " of audio for \(String(format: "%.3f", to - from)) s of wall clock")
+        }
+        if let offsets = try offsets(rooms[0], rooms[1], from: resumed + buffer + 0.3, to: sought + buffer) {
+            let sorted = offsets.sorted()
+            print("Snapcast bench, buffer \(bufferMs) ms: rooms a/b offsets \(sorted.first ?? 0)…\(sorted.last ?? 0) frames,"
+                  + " median \(sorted.isEmpty ? 0 : sorted[sorted.count / 2]) over \(sorted.count) points")
         }
     }
 }
