@@ -15,7 +15,8 @@ final class SnapServer {
     private var process: Process?
     private let logPath: String
 
-    init(name: String, bufferMs: Int = 1000) throws {
+    /// `sourceOptions` are more of the source URI's parameters ("&dryout_ms=60000").
+    init(name: String, bufferMs: Int = 1000, sourceOptions: String = "") throws {
         directory = Fixtures.shared.path("snapserver-\(name)")
         try? FileManager.default.removeItem(atPath: directory)
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -37,7 +38,7 @@ final class SnapServer {
             port = \(controlPort)
             [stream]
             port = \(streamPort)
-            source = pipe://\(fifo)?name=Jukebox&sampleformat=\(sampleFormat)&mode=create
+            source = pipe://\(fifo)?name=Jukebox&sampleformat=\(sampleFormat)&mode=create\(sourceOptions)
             buffer = \(bufferMs)
             [logging]
             sink = stderr
