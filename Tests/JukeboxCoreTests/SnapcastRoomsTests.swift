@@ -133,8 +133,12 @@ import Testing
         let reference = try music.decode(music.album)
         let server = try SnapServer(name: "harness")
         let rooms = try rooms(["a", "b", "c"], on: server)
+        #expect(server.streamStatus() == "idle")
         let feeder = SnapcastFifoFeeder(fifo: server.fifo, pcm: Data(reference.frames.withUnsafeBytes { Data($0) }))
         defer { feeder.stop() }
+        #expect(poll(seconds: 5) { server.streamStatus() == "playing" })
+        // The control port's errors come back as errors: a pipe stream with no plugin cannot play.
+        #expect { try server.control("play") } throws: { "\($0)".contains("canPlay is false") }
         for room in rooms {
             try expectWhole(reference, in: room, within: reference.seconds + Double(server.bufferMs) / 1000 + 10)
         }

@@ -100,6 +100,14 @@ final class SnapServer {
         return rooms
     }
 
+    /// `Stream.Control` on the Jukebox stream ("play", "pause", "next", …): snapserver
+    /// passes it to the stream's plugin, or answers an error when the stream cannot.
+    func control(_ command: String, _ params: [String: Any] = [:]) throws -> [String: Any] {
+        var arguments: [String: Any] = ["id": "Jukebox", "command": command]
+        if !params.isEmpty { arguments["params"] = params }
+        return try control.call("Stream.Control", arguments)
+    }
+
     /// The Jukebox stream's status ("idle", "playing"), from `Server.GetStatus`.
     func streamStatus() -> String? {
         guard let status = try? control.call("Server.GetStatus"),
