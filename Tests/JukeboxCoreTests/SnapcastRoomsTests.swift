@@ -297,7 +297,19 @@ import Testing
         let box = try SnapcastBox(name: "bench-\(bufferMs)", server: server, musicDirectory: music.folder)
         let buffer = Double(bufferMs) / 1000
         box.play([music.longName])
-        usleep(useconds_t((buffer + 1.5) * 1e6))
+        usleep(useconds_t((buffer + 1) * 1e6))
+        // The box's elapsed against what a room hears at that moment, three times.
+        var shown: [(time: Double, elapsed: Double)] = []
+        for _ in 0..<3 {
+            let before = monotonicSeconds()
+            let status = box.status()
+            let time = (before + monotonicSeconds()) / 2
+            if let line = status.split(separator: "\n").first(where: { $0.hasPrefix("elapsed: ") }), let elapsed = Double(line.dropFirst(9)) {
+                shown.append((time, elapsed))
+            }
+            usleep(100_000)
+        }
+        usleep(200_000)
         // 1.5 s: shorter than snapserver's dry-out (see aPauseLongerThanSnapserversDryOutLosesNoMusic).
         let paused = box.send(["pause", "1"])
         usleep(1_500_000)
@@ -341,6 +353,11 @@ import Testing
             print("Snapcast bench, buffer \(bufferMs) ms: room a's file holds \(String(format: "%.3f", StereoPCM.seconds(frames))) s"
                   + " of audio for \(String(format: "%.3f", to - from)) s of wall clock")
         }
+        let behind = shown.compactMap { sample -> String? in
+            guard let frame = clock.frame(at: sample.time), let heard = pcm.sameContent(at: frame, in: reference) else { return nil }
+            return String(format: "%+.0f ms", (sample.elapsed - StereoPCM.seconds(heard)) * 1000)
+        }
+        print("Snapcast bench, buffer \(bufferMs) ms: the box's elapsed minus the track's place heard in room a: \(behind.joined(separator: ", "))")
         if let offsets = try offsets(rooms[0], rooms[1], from: resumed + buffer + 0.3, to: sought + buffer) {
             let sorted = offsets.sorted()
             print("Snapcast bench, buffer \(bufferMs) ms: rooms a/b offsets \(sorted.first ?? 0)…\(sorted.last ?? 0) frames,"
