@@ -77,8 +77,18 @@ public final class ControlClient {
 
     deinit { close(fd) }
 
+    /// The socket, for a caller that waits on it with others (`idle` with stdin).
+    public var fileDescriptor: Int32 { fd }
+
     /// Sends one command; returns its `key: value` lines, or throws the ACK line.
     public func send(_ words: [String]) throws(Failure) -> [String] {
+        try write(words)
+        return try readReply()
+    }
+
+    /// Sends one command without waiting for its reply (`idle`, whose reply comes when
+    /// something changes; read it with `readReply` once the socket is readable).
+    public func write(_ words: [String]) throws(Failure) {
         let line = words.map(MPDProtocol.quote).joined(separator: " ") + "\n"
         let bytes = Array(line.utf8)
         do {
@@ -91,12 +101,35 @@ public final class ControlClient {
         } catch {
             throw error as? Errno == .wouldBlock ? .noAnswer(path: path, seconds: timeoutSeconds) : .connectionLost(path: path)
         }
+    }
+
+    /// The `key: value` lines of the reply to the command written last, or its ACK thrown.
+    public func readReply() throws(Failure) -> [String] {
         let until = deadline()
         var lines: [String] = []
         while let reply = try readLine(deadline: until) {
             if reply == "OK" { return lines }
             if reply.hasPrefix("ACK") { throw .refused(ack: reply) }
             lines.append(reply)
+        }
+        throw .connectionLost(path: path)
+    }
+
+    /// A reply with a binary chunk (`albumart`, `readpicture`): its `key: value` lines and
+    /// the chunk (empty when the reply has none). A chunk longer than `maximumBytes`
+    /// ends the connection: a client that asked for less cannot trust the rest.
+    public func sendForBinary(_ words: [String], maximumBytes: Int) throws(Failure) -> (fields: [String], data: [UInt8]) {
+        try write(words)
+        let until = deadline()
+        var lines: [String] = []
+        while let reply = try readLine(deadline: until) {
+            if reply == "OK" { return (lines, []) }
+            if reply.hasPrefix("ACK") { throw .refused(ack: reply) }
+            guard reply.hasPrefix("binary: ") else { lines.append(reply); continue }
+            guard let count = Int(reply.dropFirst(8)), count >= 0, count <= maximumBytes else { throw .connectionLost(path: path) }
+            let data = try readBytes(count + 1, deadline: until)
+            guard data.last == UInt8(ascii: "\n"), try readLine(deadline: until) == "OK" else { throw .connectionLost(path: path) }
+            return (lines, Array(data.dropLast()))
         }
         throw .connectionLost(path: path)
     }
@@ -111,6 +144,23 @@ public final class ControlClient {
                 buffer.removeSubrange(...newline)
                 return line
             }
+            guard try fill(deadline: deadline) else { return nil }
+        }
+    }
+
+    /// Exactly `count` bytes, as a binary chunk is read.
+    private func readBytes(_ count: Int, deadline: UInt64) throws(Failure) -> [UInt8] {
+        while buffer.count < count {
+            guard try fill(deadline: deadline) else { throw .connectionLost(path: path) }
+        }
+        let bytes = Array(buffer[..<count])
+        buffer.removeSubrange(..<count)
+        return bytes
+    }
+
+    /// Reads what has arrived into `buffer`; false at end of stream.
+    private func fill(deadline: UInt64) throws(Failure) -> Bool {
+        while true {
             let now = MonotonicClock.now()
             guard now < deadline else { throw .noAnswer(path: path, seconds: timeoutSeconds) }
             var ready = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
@@ -129,8 +179,9 @@ public final class ControlClient {
             } catch {
                 throw .connectionLost(path: path)
             }
-            if n == 0 { return nil }
+            if n == 0 { return false }
             buffer += chunk[0..<n]
+            return true
         }
     }
 }

@@ -119,3 +119,63 @@ import Testing
         #expect { try output.configure(format) } throws: { "\($0)".contains("not a FIFO") }
     }
 }
+
+/// The same over snapserver's tcp source in server mode, with the test as snapserver: a
+/// listener on loopback.
+@Suite(.serialized) struct SnapcastSocketTests {
+    let format = OutputFormat(sampleRate: 48_000, channels: 2, sampleFormat: .s16)
+
+    @Test func nobodyListeningIsAbsentAndAListenerIsFoundWithoutWaiting() throws {
+        let port = try LoopbackListener.freePort()
+        let output = SnapcastOutput(.tcp(host: "127.0.0.1", port: port), settings: .init())
+        #expect(!output.isPresent())
+        #expect(throws: OutputError.absent(device: "snapcast:tcp://127.0.0.1:\(port)")) { try output.configure(format) }
+
+        let (listener, open) = try LoopbackListener.open()
+        defer { close(listener) }
+        let found = SnapcastOutput(.tcp(host: "127.0.0.1", port: open), settings: .init())
+        // A look starts the connect and a later one sees it done: neither waits for it.
+        var present = found.isPresent()
+        for _ in 0..<50 where !present {
+            usleep(10_000)
+            present = found.isPresent()
+        }
+        #expect(present)
+        try found.configure(format)
+        let peer = accept(listener, nil, nil)
+        defer { close(peer) }
+        #expect(peer >= 0)
+        let pcm = [Int16](repeating: 1234, count: 200)
+        try pcm.withUnsafeBytes { try found.write($0) }
+        var received = [UInt8](repeating: 0, count: 400)
+        var got = 0
+        while got < 400 {
+            let n = received.withUnsafeMutableBytes { recv(peer, $0.baseAddress! + got, 400 - got, 0) }
+            if n <= 0 { break }
+            got += n
+        }
+        #expect(received == pcm.withUnsafeBytes { Array($0) })
+        #expect(found.rewind(100) == 0)  // sent is sent
+        found.close()
+    }
+
+    @Test func snapserverGoingIsADeviceLost() throws {
+        let (listener, port) = try LoopbackListener.open()
+        defer { close(listener) }
+        let output = SnapcastOutput(.tcp(host: "127.0.0.1", port: port), settings: .init())
+        try output.configure(format)
+        close(accept(listener, nil, nil))
+        let pcm = [Int16](repeating: 1, count: 4800)
+        var lost: OutputError?
+        for _ in 0..<50 where lost == nil {
+            do {
+                try pcm.withUnsafeBytes { try output.write($0) }
+            } catch {
+                lost = error as? OutputError
+            }
+            usleep(10_000)
+        }
+        #expect(lost == .disconnected(device: "snapcast:tcp://127.0.0.1:\(port)"))
+        output.close()
+    }
+}
