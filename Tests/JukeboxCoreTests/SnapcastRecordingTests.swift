@@ -28,6 +28,23 @@ import Testing
         #expect(StereoPCM(frames: [0, 0, 0]).start(of: reference) == nil)
     }
 
+    /// A frame repeated and, later, one dropped (snapclient's soft sync) are corrections;
+    /// a silence or a jump breaks the track.
+    @Test func softSyncCorrectionsAreToldFromGaps() {
+        let music = noise(20_000)
+        let reference = StereoPCM(frames: music)
+        var nudged = Array(music[0..<5_000]) + [music[4_999]] + Array(music[5_000..<12_000]) + Array(music[12_001...])
+        let recording = StereoPCM(frames: [0, 0, 0] + nudged)
+        let followed = recording.follow(reference, from: 3)
+        #expect(followed.brokenAt == nil)
+        #expect(followed.corrections.map(\.shift) == [1, -1])
+        #expect(recording.firstDifference(from: reference, at: 3) == 5_000)
+        nudged.replaceSubrange(8_000..<8_100, with: [UInt32](repeating: 0, count: 100))
+        #expect(StereoPCM(frames: nudged).follow(reference, from: 0).brokenAt == 7_999)
+        let jumped = StereoPCM(frames: Array(music[0..<9_000]) + Array(music[9_500...]))
+        #expect(jumped.follow(reference, from: 0).brokenAt == 9_000)
+    }
+
     @Test func bytesAreLittleEndianFramesAndAPartialFrameIsDropped() {
         let pcm = StereoPCM(Data([1, 0, 2, 0, 0xFF, 0xFF, 0, 0x80, 9]))
         #expect(pcm.frames == [0x0002_0001, 0x8000_FFFF])

@@ -60,15 +60,23 @@ import Testing
         return condition()
     }
 
-    /// "room b: …" describing a recording against a reference that starts in it at `start`.
+    /// "room b: …" describing a recording against a reference that starts in it at `start`:
+    /// where they part, and how (a silence, or the track again some frames on: frames
+    /// dropped or repeated), with snapclient's resync notes.
     private func describe(_ room: SnapRoom, _ pcm: StereoPCM, against reference: StereoPCM) -> String {
         guard let start = pcm.start(of: reference) else {
             return "room \(room.name): the music's first frames are not in its \(pcm.count) frames\n\(room.log)"
         }
         guard let difference = pcm.firstDifference(from: reference, at: start) else { return "room \(room.name): bit-exact" }
-        let silence = pcm.silentRuns(in: (start + difference)..<(start + difference + 48_000), minimum: 48).first
-        return "room \(room.name): music from frame \(start), differs at its frame \(difference) of \(reference.count)"
-            + (silence.map { " (silence of \($0.count) frames at \($0.lowerBound - start))" } ?? "")
+        var how = ""
+        if let silence = pcm.silentRuns(in: (start + difference)..<(start + difference + 48_000), minimum: 48).first {
+            how = " (silence of \(silence.count) frames at \(silence.lowerBound - start))"
+        } else if let again = pcm.sameContent(at: start + difference + 480, in: reference) {
+            how = " (the track again 480 frames on, shifted by \(difference + 480 - again) frames: + repeated, - dropped)"
+        }
+        let notes = room.log.split(separator: "\n").filter { $0.contains("sync") || $0.contains("age") || $0.contains("Exception") || $0.contains("Buffer") }
+        return "room \(room.name): music from frame \(start), differs at its frame \(difference) of \(reference.count)\(how)\n"
+            + notes.suffix(10).joined(separator: "\n")
     }
 
     private func rooms(_ names: [String], on server: SnapServer) throws -> [SnapRoom] {
@@ -221,7 +229,7 @@ import Testing
     }
 
     /// A room whose link is down for 5 s is back in step within 2 s of it coming back;
-    /// the other rooms play on without a gap (all of the track, frame for frame).
+    /// the other rooms play on without a gap.
     @Test(.enabled(if: isRoot, "network namespaces need root"))
     func aRoomThatDropsOutResyncsAndTheOthersPlayOn() throws {
         let music = Music.shared
@@ -236,8 +244,22 @@ import Testing
         usleep(5_000_000)
         try rooms[2].linkUp()
         let up = monotonicSeconds()
+        // All of the track, with no silence or jump: frame for frame but for snapclient's
+        // soft sync. While room c was away, the others' soft sync repeated frames in about
+        // half the runs: one, or one per 50 ms chunk for up to 49 (1 ms), printed.
         for room in rooms[0..<2] {
-            try expectWhole(reference, in: room, within: reference.seconds + buffer + 10, box.daemon.log)
+            var followed: (corrections: [(frame: Int, shift: Int)], brokenAt: Int?) = ([], 0)
+            _ = poll(seconds: reference.seconds + buffer + 10, every: 500_000) {
+                guard let pcm = try? room.recorded().pcm, let start = pcm.start(of: reference) else { return false }
+                followed = pcm.follow(reference, from: start)
+                return followed.brokenAt == nil
+            }
+            let pcm = try room.recorded().pcm
+            #expect(followed.brokenAt == nil, "\(describe(room, pcm, against: reference))\n\(box.daemon.log)")
+            if !followed.corrections.isEmpty { print("Snapcast room \(room.name): soft-sync corrections (track frame, frames): \(followed.corrections)") }
+        }
+        if let during = try offsets(rooms[0], rooms[1], from: up - 5 + buffer, to: up + 3) {
+            print("Snapcast rooms a/b while room c was away and after: offsets \(during.min() ?? 0)…\(during.max() ?? 0) frames over \(during.count) points")
         }
         let (c, cClock) = try rooms[2].recorded()
         if let back = cClock.frame(at: up) {

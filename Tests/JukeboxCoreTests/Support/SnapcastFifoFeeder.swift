@@ -16,6 +16,7 @@ final class SnapcastFifoFeeder: @unchecked Sendable {
     private var running = true
     private var reopened = 0
     private var thread: Thread?
+    /// 20 ms, under PIPE_BUF: each write goes in whole, so the position stays on a frame.
     static let block = 3_840
 
     /// The thread holds the feeder until `stop`.

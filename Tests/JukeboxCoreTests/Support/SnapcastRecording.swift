@@ -61,6 +61,35 @@ struct StereoPCM: Equatable {
         return nil
     }
 
+    /// This recording against `reference` laid from frame `start` on, allowing for
+    /// snapclient's soft sync, which nudges its rate by repeating or dropping a frame now
+    /// and then: where they part, the comparison picks the track up again `probe` frames
+    /// later within `maxShift` frames of where it was. The corrections (reference frame,
+    /// frames repeated (+) or dropped (-)), and the reference frame where the track could
+    /// not be picked up (a silence, a jump, the recording's end); nil when all of it follows.
+    func follow(_ reference: StereoPCM, from start: Int, maxShift: Int = 4, probe: Int = 64)
+        -> (corrections: [(frame: Int, shift: Int)], brokenAt: Int?) {
+        var corrections: [(frame: Int, shift: Int)] = []
+        var here = start, there = 0
+        while true {
+            var same = 0
+            while there + same < reference.count, here + same < count, frames[here + same] == reference.frames[there + same] { same += 1 }
+            if there + same == reference.count { return (corrections, nil) }
+            let parted = there + same
+            let picked = here + same + probe
+            guard picked + probe <= count else { return (corrections, parted) }
+            let segment = frames[picked..<(picked + probe)]
+            let expected = parted + probe
+            let found = (max(0, expected - maxShift)...min(reference.count - probe, expected + maxShift)).first {
+                reference.frames[$0..<($0 + probe)].elementsEqual(segment)
+            }
+            guard let found, segment.contains(where: { $0 != 0 }) else { return (corrections, parted) }
+            corrections.append((parted, expected - found))
+            here = picked
+            there = found
+        }
+    }
+
     /// Which frame of `other` holds the same `probe` frames as this recording's frame
     /// `index` (a segment of noise occurs once). Nil when that segment is silent or
     /// absent.
