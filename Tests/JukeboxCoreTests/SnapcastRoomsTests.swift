@@ -167,6 +167,20 @@ import Testing
         }
     }
 
+    /// The same through snapserver's tcp source (`snapcast:tcp://ADDRESS:PORT`), two rooms.
+    @Test(.enabled(if: isRoot, "network namespaces need root"))
+    func roomsPlayTheAlbumBitExactThroughTheTCPSource() throws {
+        let music = Music.shared
+        let reference = try music.decode(music.album)
+        let server = try SnapServer(name: "tcp", tcpSource: true)
+        let rooms = try rooms(["a", "b"], on: server)
+        let box = try SnapcastBox(name: "tcp", server: server, musicDirectory: music.folder)
+        box.play(music.albumNames)
+        for room in rooms {
+            try expectWhole(reference, in: room, within: reference.seconds + Double(server.bufferMs) / 1000 + 10, box.daemon.log)
+        }
+    }
+
     /// Two rooms play each frame within 1 ms of each other: playing, after a pause, and
     /// after a seek.
     @Test(.enabled(if: isRoot, "network namespaces need root"))

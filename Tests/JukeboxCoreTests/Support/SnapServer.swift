@@ -15,8 +15,13 @@ final class SnapServer {
     private var process: Process?
     private let logPath: String
 
+    /// The box's end of the stream: the fifo (`pipe`), or with `tcpSource` snapserver's
+    /// tcp source in server mode on 127.0.0.1 at `tcpPort`.
+    var device: String { tcpPort.map { "snapcast:tcp://127.0.0.1:\($0)" } ?? "snapcast:\(fifo)" }
+    let tcpPort: Int?
+
     /// `sourceOptions` are more of the source URI's parameters ("&dryout_ms=60000").
-    init(name: String, bufferMs: Int = 1000, sourceOptions: String = "") throws {
+    init(name: String, bufferMs: Int = 1000, sourceOptions: String = "", tcpSource: Bool = false) throws {
         directory = Fixtures.shared.path("snapserver-\(name)")
         try? FileManager.default.removeItem(atPath: directory)
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -26,6 +31,9 @@ final class SnapServer {
         streamPort = try LoopbackListener.freePort()
         controlPort = try LoopbackListener.freePort()
         let httpPort = try LoopbackListener.freePort()
+        tcpPort = tcpSource ? try LoopbackListener.freePort() : nil
+        let source = tcpPort.map { "tcp://127.0.0.1:\($0)?name=Jukebox&sampleformat=\(sampleFormat)&mode=server" }
+            ?? "pipe://\(fifo)?name=Jukebox&sampleformat=\(sampleFormat)&mode=create"
         // The rooms reach the stream port over their veth links: it listens on all addresses.
         try """
             [server]
@@ -38,7 +46,7 @@ final class SnapServer {
             port = \(controlPort)
             [stream]
             port = \(streamPort)
-            source = pipe://\(fifo)?name=Jukebox&sampleformat=\(sampleFormat)&mode=create\(sourceOptions)
+            source = \(source)\(sourceOptions)
             buffer = \(bufferMs)
             [logging]
             sink = stderr

@@ -1,6 +1,6 @@
 import Foundation
 
-/// The box feeding snapserver: `jukebox run --device snapcast:FIFO`, at volume 100 with no
+/// The box feeding snapserver: `jukebox run --device snapcast:FIFO` (or its tcp source), at volume 100 with no
 /// replay gain (so tracks already in the stream's format go out bit for bit), playing the
 /// queue once, with `[snapcast] latency_ms` equal to the server's buffer.
 final class SnapcastBox {
@@ -20,7 +20,7 @@ final class SnapcastBox {
             format = "\(server.sampleFormat)"
             latency_ms = \(server.bufferMs)
             """.write(toFile: config, atomically: true, encoding: .utf8)
-        daemon = try RunningDaemon(name: "snapcast-\(name)", config: config, musicDirectory: musicDirectory, device: "snapcast:\(server.fifo)")
+        daemon = try RunningDaemon(name: "snapcast-\(name)", config: config, musicDirectory: musicDirectory, device: server.device)
         guard daemon.wait(seconds: 20, until: { self.status().contains("volume: 100") }) else {
             throw Tools.ToolFailure(description: "the box did not answer at volume 100: \(status())\n\(daemon.log)")
         }
