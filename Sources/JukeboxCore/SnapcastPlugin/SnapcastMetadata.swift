@@ -1,3 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
 /// The current song as Snapcast's metadata, read from the box's `currentsong`, and
 /// the song's identity, so metadata is sent only when the song changes.
 public struct SnapcastMetadata: Equatable, Sendable {
@@ -81,7 +87,7 @@ public struct SnapcastMetadata: Equatable, Sendable {
         }
         if out["duration"] == nil, let time = song["Time"].flatMap({ Int($0) }), time > 0 { out["duration"] = .double(Double(time)) }
         if let art {
-            out["artData"] = .object(["data": .string(Base64.encode(art.data)), "extension": .string(art.fileExtension)])
+            out["artData"] = .object(["data": .string(Data(art.data).base64EncodedString()), "extension": .string(art.fileExtension)])
         }
         return out
     }
