@@ -18,8 +18,9 @@ FONT_PACKAGES="fonts-dejavu-core fonts-wqy-microhei"
 # clients' tests hold the control socket's replies against; libnfc-bin's nfc-list, which
 # the board's emulated PN532 (Tests/VirtualBoard/card-reader-host) is held against;
 # snapserver, which runs `jukebox snapcast-plugin` as its controlscript in the tests, and
-# the Python modules its own meta_mpd.py plugin imports (it is run against the box).
-TEST_PACKAGES="sox flac lame mpg123 ffmpeg vorbis-tools opus-tools mpc time python3-mpd ncmpcpp ncmpc libmpdclient-dev tmux nginx-light iproute2 icecast2 mpd libnfc-bin snapserver python3-dbus python3-gi python3-musicbrainzngs"
+# the Python modules its own meta_mpd.py plugin imports (it is run against the box);
+# snapclient, the rooms the Snapcast output is heard in (SnapcastRoomsTests).
+TEST_PACKAGES="sox flac lame mpg123 ffmpeg vorbis-tools opus-tools mpc time python3-mpd ncmpcpp ncmpc libmpdclient-dev tmux nginx-light iproute2 icecast2 mpd libnfc-bin snapserver snapclient python3-dbus python3-gi python3-musicbrainzngs"
 # Measuring tools and the peers the benchmarks run beside us.
 BENCH_PACKAGES="time mpd mpc libjpeg-turbo-progs"
 
