@@ -212,20 +212,19 @@ import Testing
         #expect(across.map { abs($0.resumed - $0.stopped) <= 480 && $0.whole } == true, "stopped at, resumed at: \(String(describing: across))")
     }
 
-    /// A pause longer than snapserver's dry-out (2 s of an empty pipe, after which it sends
-    /// nothing and marks the stream idle): the rooms go on from the frame they stopped at.
-    /// Known to fail now and then with snapserver 0.26's pipe source as the install sets it
-    /// up, for pauses between the dry-out and the dry-out plus the buffer (2.2, 2.5 and
-    /// 2.8 s lost 34 to 50 ms; 3.0 and 3.5 s nothing): snapclient plays ~40 ms of the
-    /// resumed stream, finds the next chunk 0.65 s old ("abs(age > 500)"), resyncs hard
-    /// and drops the rest of it. The same with the test feeding the fifo; not with
-    /// `dryout_ms` above the pause in the source URI. (SNAPCAST_LONG_PAUSE=SECONDS,
-    /// SNAPCAST_SOURCE_OPTIONS="&dryout_ms=600000".)
+    /// A pause longer than snapserver's own dry-out (2 s of an empty pipe, after which it
+    /// sends nothing and marks the stream idle): the rooms go on from the frame they
+    /// stopped at. With snapserver 0.26's defaults, pauses between the dry-out and the
+    /// dry-out plus the buffer (2.2, 2.5 and 2.8 s) lost 34 to 50 ms: snapclient plays ~40
+    /// ms of the resumed stream, finds the next chunk 0.65 s old ("abs(age > 500)"),
+    /// resyncs hard and drops the rest of it, with the test feeding the fifo too. The
+    /// install's `dryout_ms` (an hour) keeps the rooms fed with silence instead.
+    /// (SNAPCAST_LONG_PAUSE=SECONDS, SNAPCAST_SOURCE_OPTIONS="" for snapserver's defaults.)
     @Test(.enabled(if: isRoot, "network namespaces need root"))
     func aPauseLongerThanSnapserversDryOutLosesNoMusic() throws {
         let music = Music.shared
         let reference = try music.decode([music.long])
-        let server = try SnapServer(name: "long-pause", sourceOptions: ProcessInfo.processInfo.environment["SNAPCAST_SOURCE_OPTIONS"] ?? "")
+        let server = try SnapServer(name: "long-pause", sourceOptions: ProcessInfo.processInfo.environment["SNAPCAST_SOURCE_OPTIONS"])
         let rooms = try rooms(["a"], on: server)
         let box = try SnapcastBox(name: "long-pause", server: server, musicDirectory: music.folder)
         let buffer = Double(server.bufferMs) / 1000
@@ -237,9 +236,7 @@ import Testing
         usleep(useconds_t((buffer + 1) * 1e6))
         let across = try resumption(in: rooms[0], of: reference, pausedAt: paused, resumedAt: resumed, buffer: buffer)
         print("Snapcast long pause: stopped at, resumed at (frames of the track), whole after: \(String(describing: across))")
-        withKnownIssue("snapserver 0.26 drops ~50 ms when an idle pipe stream comes back (dryout_ms)", isIntermittent: true) {
-            #expect(across.map { abs($0.resumed - $0.stopped) <= 480 && $0.whole } == true, "\(String(describing: across))")
-        }
+        #expect(across.map { abs($0.resumed - $0.stopped) <= 480 && $0.whole } == true, "\(String(describing: across))")
     }
 
     /// A room whose link is down for 5 s is back in step within 2 s of it coming back;

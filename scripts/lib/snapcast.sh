@@ -15,9 +15,11 @@ install_snapcast() {
 # snapserver's config for the jukebox (scripts/install --snapcast). snapserver reads it
 # instead of /etc/snapserver.conf (the drop-in snapserver.service.d/jukebox.conf says so).
 # The sampleformat must equal [snapcast] format in jukebox.toml, and buffer its
-# latency_ms. Other settings: man snapserver, or /etc/snapserver.conf's comments.
+# latency_ms. dryout_ms keeps the rooms fed with silence through a pause of up to an
+# hour: snapserver 0.26 drops some 50 ms when a stream it let go idle comes back.
+# Other settings: man snapserver, or /etc/snapserver.conf's comments.
 [stream]
-source = pipe://$stream?name=Jukebox&sampleformat=48000:16:2&mode=create&controlscript=$plugin
+source = pipe://$stream?name=Jukebox&sampleformat=48000:16:2&mode=create&dryout_ms=3600000&controlscript=$plugin
 buffer = 1000
 CONF
         added snapcast-conf

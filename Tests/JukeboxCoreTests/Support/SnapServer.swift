@@ -20,8 +20,12 @@ final class SnapServer {
     var device: String { tcpPort.map { "snapcast:tcp://127.0.0.1:\($0)" } ?? "snapcast:\(fifo)" }
     let tcpPort: Int?
 
-    /// `sourceOptions` are more of the source URI's parameters ("&dryout_ms=60000").
-    init(name: String, bufferMs: Int = 1000, sourceOptions: String = "", tcpSource: Bool = false) throws {
+    /// The pipe source's parameters as `scripts/install --snapcast` sets them.
+    static let installedPipeOptions = "&dryout_ms=3600000"
+
+    /// `sourceOptions` are more of the source URI's parameters: by default the install's
+    /// for a pipe ("" gives snapserver's own defaults).
+    init(name: String, bufferMs: Int = 1000, sourceOptions: String? = nil, tcpSource: Bool = false) throws {
         directory = Fixtures.shared.path("snapserver-\(name)")
         try? FileManager.default.removeItem(atPath: directory)
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -33,7 +37,7 @@ final class SnapServer {
         let httpPort = try LoopbackListener.freePort()
         tcpPort = tcpSource ? try LoopbackListener.freePort() : nil
         let source = tcpPort.map { "tcp://127.0.0.1:\($0)?name=Jukebox&sampleformat=\(sampleFormat)&mode=server" }
-            ?? "pipe://\(fifo)?name=Jukebox&sampleformat=\(sampleFormat)&mode=create"
+            ?? "pipe://\(fifo)?name=Jukebox&sampleformat=\(sampleFormat)&mode=create\(sourceOptions ?? Self.installedPipeOptions)"
         // The rooms reach the stream port over their veth links: it listens on all addresses.
         try """
             [server]
@@ -46,7 +50,7 @@ final class SnapServer {
             port = \(controlPort)
             [stream]
             port = \(streamPort)
-            source = \(source)\(sourceOptions)
+            source = \(source)
             buffer = \(bufferMs)
             [logging]
             sink = stderr
