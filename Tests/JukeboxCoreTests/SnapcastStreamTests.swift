@@ -26,6 +26,16 @@ import Testing
         for bad in ["48000:16", "48000:20:2", "x:16:2", "48000:16:0", "", "48000:16:2:1"] { #expect(SnapcastFormat(bad) == nil) }
     }
 
+    /// The box's volume is gain on the stream, or nothing with `mixer = "none"`, when each
+    /// room's volume is set in Snapcast.
+    @Test func theStreamsVolumeIsSoftwareOrNone() {
+        var settings = ALSAOutput.Settings()
+        #expect(OutputRoute.devices(["snapcast:/run/snapserver/jukebox"], settings: settings).candidates[0].output.mixer == nil)
+        settings.mixer = .none
+        let fixed = OutputRoute.devices(["snapcast:/run/snapserver/jukebox"], settings: settings).candidates[0].output.mixer
+        #expect(fixed is FixedVolume)
+    }
+
     @Test func theConfigNamesErrorsAtTheirLine() throws {
         let folder = try Fixtures.shared.scratchFolder("snapcast-config")
         let path = "\(folder)/jukebox.toml"

@@ -36,6 +36,8 @@ public final class OutputRoute: AudioOutput {
                                snapcast: SnapcastOutput.Settings = .init()) -> OutputRoute {
         OutputRoute(devices.map { device in
             if let target = try? SnapcastTarget(device: device) {
+                var snapcast = snapcast
+                snapcast.fixedVolume = settings.mixer == .none
                 let output = SnapcastOutput(target, settings: snapcast, bufferMilliseconds: settings.bufferMilliseconds,
                                             periodMilliseconds: settings.periodMilliseconds)
                 return Candidate(output, isPresent: { output.isPresent() })

@@ -13,7 +13,7 @@ public struct SnapcastFormat: Sendable, Hashable, CustomStringConvertible {
         self.channels = channels
     }
 
-    /// Parses `48000:16:2`; nil names what is wrong.
+    /// Parses `48000:16:2`; nil when the text is not one Snapcast takes.
     public init?(_ text: String) {
         let parts = text.split(separator: ":", omittingEmptySubsequences: false)
         guard parts.count == 3, let rate = Int(parts[0]), let bits = Int(parts[1]), let channels = Int(parts[2]),

@@ -17,6 +17,9 @@ public final class SnapcastOutput: AudioOutput {
         public var latencyMilliseconds = 1000
         /// TPDF dither where bits are lost (resampled audio, deeper sources).
         public var dither = true
+        /// `[audio] mixer = "none"`: the stream at full scale, each room's volume set in
+        /// Snapcast; otherwise the box's volume is software gain on the stream.
+        public var fixedVolume = false
 
         public init() {}
     }
@@ -30,6 +33,7 @@ public final class SnapcastOutput: AudioOutput {
     private var converter: StreamConverter?
     private var converted: [UInt8] = []
     public private(set) var negotiated = "not configured"
+    public let mixer: Mixer?
     public private(set) var periodFrames = 0
     public private(set) var bufferFrames = 0
 
@@ -47,6 +51,7 @@ public final class SnapcastOutput: AudioOutput {
         self.settings = settings
         self.bufferMilliseconds = bufferMilliseconds
         self.periodMilliseconds = periodMilliseconds
+        mixer = settings.fixedVolume ? FixedVolume() : nil
         link = switch target {
         case .pipe(let path): SnapcastPipe(path: path)
         case .tcp(let host, let port): SnapcastSocket(host: host, port: port)
