@@ -131,6 +131,10 @@ import Testing
         let volume = client.call(id, "Stream.SetProperty", ["id": "Jukebox", "property": "volume", "value": 23])
         #expect(volume?["result"] as? String == "ok", "\(volume ?? [:])")
         #expect(Daemon.status(daemon.socket)["volume"] == "23")
+        // A knob turned on the box shows in the stream's properties.
+        let box = try RawMPDConnection(socket: daemon.socket)
+        #expect(box.reply(to: "setvol 41").last == "OK")
+        #expect(daemon.wait(seconds: 30) { id += 1; return Self.streamProperties(client, id: id)["volume"] as? Int == 41 }, "\(log())")
 
         kill(server.processIdentifier, SIGKILL)
         server.waitUntilExit()
