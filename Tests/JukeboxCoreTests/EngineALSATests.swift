@@ -126,10 +126,28 @@ import Testing
         let file = fx.path("rec-pause.raw")
         let engine = try engine(recordingTo: file, log: log)
         engine.play(TrackRef(token: 1, path: fx.path("music16.flac")))
-        // Pause somewhere in the middle, then resume.
-        while engine.snapshot.frame < 50_000 { usleep(200) }
+        // Pause as soon as it plays, then resume. (It waited for frame 50,000 once: a
+        // busy machine could miss that moment until the track had ended, and the pause,
+        // ignored when stopped, then never came.)
+        func within10Seconds(_ condition: () -> Bool) -> Bool {
+            let deadline = Date().addingTimeInterval(10)
+            while !condition() {
+                if Date() > deadline { return false }
+                usleep(200)
+            }
+            return true
+        }
+        guard within10Seconds({ engine.snapshot.frame > 0 }) else {
+            engine.shutdown()
+            Issue.record("the track never started")
+            return
+        }
         engine.pause()
-        while engine.snapshot.state != .paused { usleep(200) }
+        guard within10Seconds({ engine.snapshot.state == .paused }) else {
+            engine.shutdown()
+            Issue.record("the pause never took effect: \(engine.snapshot.state)")
+            return
+        }
         let pausedAt = engine.snapshot.frame
         usleep(100_000)
         #expect(engine.snapshot.frame == pausedAt)
