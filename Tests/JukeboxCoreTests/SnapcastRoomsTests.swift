@@ -161,25 +161,21 @@ import Testing
     /// for frame the box's decode, across the joins.
     @Test(.enabled(if: isRoot, "network namespaces need root; JUKEBOX_ROOM_TESTS=1 runs them alone"))
     func roomsPlayTheAlbumBitExactAcrossItsJoins() throws {
-        let music = Music.shared
-        let reference = try music.decode(music.album)
-        let server = try SnapServer(name: "bitexact")
-        let rooms = try rooms(["a", "b", "c"], on: server)
-        let box = try SnapcastBox(name: "bitexact", server: server, musicDirectory: music.folder)
-        box.play(music.albumNames)
-        for room in rooms {
-            try expectWhole(reference, in: room, within: reference.seconds + Double(server.bufferMs) / 1000 + 10, box.daemon.log)
-        }
+        try expectAlbumWhole("bitexact", on: try SnapServer(name: "bitexact"), rooms: ["a", "b", "c"])
     }
 
     /// The same through snapserver's tcp source (`snapcast:tcp://ADDRESS:PORT`), two rooms.
     @Test(.enabled(if: isRoot, "network namespaces need root; JUKEBOX_ROOM_TESTS=1 runs them alone"))
     func roomsPlayTheAlbumBitExactThroughTheTCPSource() throws {
+        try expectAlbumWhole("tcp", on: try SnapServer(name: "tcp", tcpSource: true), rooms: ["a", "b"])
+    }
+
+    /// The box plays the album to `server`; each of `rooms` plays all of it, frame for frame.
+    private func expectAlbumWhole(_ name: String, on server: SnapServer, rooms names: [String]) throws {
         let music = Music.shared
         let reference = try music.decode(music.album)
-        let server = try SnapServer(name: "tcp", tcpSource: true)
-        let rooms = try rooms(["a", "b"], on: server)
-        let box = try SnapcastBox(name: "tcp", server: server, musicDirectory: music.folder)
+        let rooms = try rooms(names, on: server)
+        let box = try SnapcastBox(name: name, server: server, musicDirectory: music.folder)
         box.play(music.albumNames)
         for room in rooms {
             try expectWhole(reference, in: room, within: reference.seconds + Double(server.bufferMs) / 1000 + 10, box.daemon.log)
