@@ -127,6 +127,9 @@ public final class StateSaver: @unchecked Sendable {
             let current = plan.withLock { plan -> Bool in
                 guard plan.due?.generation == booking.generation, !plan.stopped else { return false }
                 plan.due = nil
+                // Stamped as the write begins: a change heard while it is made is booked a
+                // gap later, not straight away as if the last write were long ago.
+                plan.lastWriteAt = MonotonicClock.now()
                 return true
             }
             guard current else { return }
