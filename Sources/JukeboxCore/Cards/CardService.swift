@@ -129,6 +129,34 @@ public final class CardService: Service, @unchecked Sendable {
         }
     }
 
+    /// What the page lists: the cards in force, where each was left, the unknown card
+    /// last put on a reader, and the file they are kept in ("" for none).
+    public struct Overview: Sendable {
+        public var file: CardsFile
+        public var places: [CardID: CardPlaces.Place]
+        public var lastUnknown: CardID?
+        public var path: String
+    }
+
+    public func overview() -> Overview {
+        queue.sync {
+            let file = cards
+            let places = shared.withLock { shared in
+                Dictionary(uniqueKeysWithValues: file.entries.compactMap { entry in shared.places[entry.id].map { (entry.id, $0) } })
+            }
+            return Overview(file: file, places: places, lastUnknown: unknown, path: cardsPath)
+        }
+    }
+
+    /// The cards file was edited for `card` (linked or forgotten from the page): it is
+    /// read again now, not when the watch notices, and the card is no longer unknown.
+    public func edited(_ card: CardID) {
+        queue.sync {
+            if unknown == card { unknown = nil }
+            loadCards(because: "edited from the page")
+        }
+    }
+
     /// For tests: waits until what was handed over is done.
     public func settle() { queue.sync {} }
 

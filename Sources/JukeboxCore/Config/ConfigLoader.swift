@@ -70,7 +70,7 @@ public enum ConfigLoader {
 
         mutating func read() throws -> JukeboxConfig {
             var c = defaults
-            try allow(table, nil, Set(["library", "playback", "audio", "control", "state", "input", "display", "network", "jingles", "cards", "snapcast"] + Self.timerSections))
+            try allow(table, nil, Set(["library", "playback", "audio", "control", "state", "input", "display", "network", "jingles", "cards", "snapcast", "web"] + Self.timerSections))
             if let t = try section("library") {
                 try allow(t, "library", ["music_dir", "playlists_dir", "playlist", "remember_position"])
                 c.library.rememberPosition = try strings(t, "library", "remember_position") ?? c.library.rememberPosition
@@ -196,6 +196,33 @@ public enum ConfigLoader {
                 l.passwordTimeoutSeconds = try int(t, s, "password_timeout", 1...86_400) ?? l.passwordTimeoutSeconds
                 if let kib = try int(t, s, "max_output_buffer_size", 64...65_536) { l.maximumOutputBytes = kib << 10 }
                 c.control.limits = l
+            }
+            if let t = try section("web") {
+                let s = "web"
+                try allow(t, s, ["enabled", "address", "port", "password", "upload_folder", "max_upload_mb", "uploads_at_once", "keep_free_mb"])
+                c.web.enabled = try bool(t, s, "enabled") ?? c.web.enabled
+                if let address = try string(t, s, "address") {
+                    guard ControlServer.TCPAddress(address) != nil else {
+                        throw error(s, "address", "address must be an IP address: \"127.0.0.1\" (this machine), \"0.0.0.0\" (every network), \"::\" or one of the machine's own")
+                    }
+                    c.web.address = address
+                }
+                c.web.port = try int(t, s, "port", 1...65535) ?? c.web.port
+                if let password = try string(t, s, "password") {
+                    guard !password.contains(where: { $0 == "\n" || $0 == "\r" || $0 == "\0" }) else {
+                        throw error(s, "password", "password must be one line")
+                    }
+                    c.web.password = password
+                }
+                if let folder = try string(t, s, "upload_folder") {
+                    guard !folder.isEmpty, !folder.hasPrefix("/"), !folder.split(separator: "/").contains(where: { $0 == ".." || $0 == "." }) else {
+                        throw error(s, "upload_folder", "upload_folder is a folder inside the music folder (\"Uploads\"), not \"\(folder)\"")
+                    }
+                    c.web.uploadFolder = folder
+                }
+                if let mb = try int(t, s, "max_upload_mb", 1...65_536) { c.web.maxUploadBytes = Int64(mb) << 20 }
+                c.web.uploadsAtOnce = try int(t, s, "uploads_at_once", 1...16) ?? c.web.uploadsAtOnce
+                if let mb = try int(t, s, "keep_free_mb", 0...1_048_576) { c.web.keepFreeBytes = Int64(mb) << 20 }
             }
             if let t = try section("state") {
                 let s = "state"

@@ -67,6 +67,25 @@ public struct JukeboxConfig: Sendable, Equatable {
         public var limits = ControlServer.Limits()
     }
 
+    /// `[web]`: the page on the phone, served by the box itself.
+    public struct Web: Sendable, Equatable {
+        public var enabled = true
+        /// This machine only, unless the admin opens it.
+        public var address = "127.0.0.1"
+        /// nil: 80 when the box may bind it (its own service, with the capability), else 8080.
+        public var port: Int?
+        /// Empty: `[control] password`, if that is set.
+        public var password = ""
+        /// Where uploads go, relative to the music folder.
+        public var uploadFolder = "Uploads"
+        public var maxUploadBytes: Int64 = 1024 << 20
+        public var uploadsAtOnce = 2
+        /// An upload that would leave less free than this on the disk is refused.
+        public var keepFreeBytes: Int64 = 200 << 20
+
+        public init() {}
+    }
+
     /// The screen: where it is drawn, how the panel is turned, the fonts.
     public struct Display: Sendable, Equatable {
         public var device = DisplayChoice.auto
@@ -130,6 +149,7 @@ public struct JukeboxConfig: Sendable, Equatable {
     public var playback = Playback()
     public var audio = Audio()
     public var control = Control()
+    public var web = Web()
     public var state = State()
     public var input = InputConfig()
     public var display = Display()

@@ -63,6 +63,11 @@ public final class Daemon: @unchecked Sendable {
     private let library: LibraryService
     private let resume: ResumeService
     private let screen: ScreenService
+    /// What the screen and the page say beside the music (a config error, a busy port).
+    private let notices: BoxNotices
+    /// The page on the phone, and what it follows.
+    private let web: WebService
+    private let pageFeed: PageFeed
     /// The sounds a card's outcome plays over the music.
     private let jingles: JinglePlayer
     private let cards: CardService
@@ -149,12 +154,29 @@ public final class Daemon: @unchecked Sendable {
         screen = ScreenService(settings: config.display, logger: logger)
         jingles = JinglePlayer(logger: logger) { [engine] in engine.playJingle($0) }
         cards = CardService(player: player, catalog: catalog, actions: actionLog, logger: logger) { shared.current.config }
+        pageFeed = PageFeed(library: LibraryPaths(musicDirectory: config.library.musicDirectory),
+                            volumeRange: config.playback.player.minimumVolume...config.playback.player.maximumVolume)
+        notices = BoxNotices(screen: screen, feed: pageFeed)
         resume.cardPlaces = { [cards] in cards.places(for: $0) }
-        control.onNotice = { [screen] in screen.notice(.control, $0) }
+        control.onNotice = { [notices] in notices.set(.control, $0) }
         control.onCard = { [cards] sighting in cards.report(ReaderReport(reader: "socket", sighting: sighting, at: MonotonicClock.now())) }
         sleepTimer = SleepTimerService(player: player, engine: engine, settings: config.timers.sleep, logger: logger)
-        sleepTimer.onDeadline = { [screen] in screen.sleepUntil($0) }
+        sleepTimer.onDeadline = { [screen, pageFeed] in
+            screen.sleepUntil($0)
+            pageFeed.sleepUntil($0)
+        }
         control.sleepTimer = sleepTimer
+        let pageCommands = PageCommands(player: player, scope: ControlService.scope(config), catalog: catalog, outputs: outputs,
+                                        sleepTimer: sleepTimer) { [screen, pageFeed, logger] locked in
+            guard keyLock.set(locked: locked) else { return }
+            logger.notice("web: keys \(locked ? "locked" : "unlocked") from the page")
+            screen.keysLocked(locked)
+            pageFeed.keysLocked(locked)
+        }
+        web = WebService(settings: config.web, access: WebAccess(web: config.web, control: config.control),
+                         parts: .init(feed: pageFeed, commands: pageCommands, cards: cards, catalog: catalog,
+                                      library: LibraryPaths(musicDirectory: config.library.musicDirectory), configSource: source, name: "Jukebox"),
+                         logger: logger)
         quietHours = QuietHoursService(player: player, hours: config.timers.quietHours, logger: logger)
         wire()
     }
@@ -171,6 +193,7 @@ public final class Daemon: @unchecked Sendable {
         }
         player.observe { [nowPlaying] in nowPlaying.handle($0) }
         player.observe { [screen] in screen.playerEvent($0) }
+        player.observe { [pageFeed] in pageFeed.playerEvent($0) }
         if exitWhenDone {
             player.observe { [weak self] event in
                 if case .completed(_, true) = event { self?.requestStop(.queueEnded) }
@@ -190,7 +213,7 @@ public final class Daemon: @unchecked Sendable {
         hooks.box = { [boxRequests] request, action in boxRequests.current?(request, action) }
         hooks.sleep = { [weak self] in self?.sleepRequested($0) }
         hooks.shutdown = { [weak self] in self?.powerOff() }
-        hooks.notice = { [screen] in screen.notice(.cards, $0) }
+        hooks.notice = { [notices] in notices.set(.cards, $0) }
         hooks.outcome = { [jingles, player] outcome in
             let jingle: Jingle = switch outcome {
             case .accepted: .accepted
@@ -302,6 +325,8 @@ public final class Daemon: @unchecked Sendable {
         // After every part the music needs: the first sound does not wait for fonts and
         // the display.
         order.append(screen)
+        // The page, once what it shows and drives is up.
+        order.append(web)
         // Last, and only with a config file to watch.
         if let source {
             order.append(ConfigWatcher(path: source.path) { [weak self] in self?.reload(because: "saved") })
@@ -322,14 +347,14 @@ public final class Daemon: @unchecked Sendable {
     private func libraryLoaded(_ loaded: LibraryService.Loaded) {
         switch loaded {
         case .nothingToPlay:
-            screen.notice(.library, "no music found in \(config.library.musicDirectory)")
+            notices.set(.library, "no music found in \(config.library.musicDirectory)")
             startup.ready("no music found in \(config.library.musicDirectory); waiting for some")
             if exitWhenDone { requestStop(.nothingToPlay) }
         case .waitingForMusic:
-            screen.notice(.library, "waiting for \(config.library.musicDirectory)")
+            notices.set(.library, "waiting for \(config.library.musicDirectory)")
             startup.ready("waiting for \(config.library.musicDirectory) to appear")
         case .queue(let queue, let alreadyPlaying):
-            screen.notice(.library, nil)
+            notices.set(.library, nil)
             startup.ready("\(queue.count) tracks queued")
             resume.libraryQueue(queue, alreadyPlaying: alreadyPlaying)
         }
@@ -344,6 +369,7 @@ public final class Daemon: @unchecked Sendable {
             let locked = keyLock.isLocked
             logger.notice("input: keys \(locked ? "locked" : "unlocked") (\(action.source))")
             screen.keysLocked(locked)
+            pageFeed.keysLocked(locked)
         case .sleepTimer:
             sleepTimer.step(from: action.source)
         case .linkCard:
@@ -408,10 +434,10 @@ public final class Daemon: @unchecked Sendable {
                 new = try source.load()
             } catch {
                 logger.error("config: \(error); keeping the running config")
-                screen.notice(.config, "\(error)")
+                notices.set(.config, "\(error)")
                 return
             }
-            screen.notice(.config, nil)
+            notices.set(.config, nil)
             let old = config
             let change = ConfigChange(from: old, to: new)
             guard !change.isEmpty else {
@@ -445,6 +471,11 @@ public final class Daemon: @unchecked Sendable {
                 control.control = new.control
                 control.scope = ControlService.scope(new)
             }
+        }
+        if change.parts.contains(.web) {
+            services.restart(web) { web.update(new.web, access: WebAccess(web: new.web, control: new.control)) }
+        } else if old.control.password != new.control.password {
+            web.update(new.web, access: WebAccess(web: new.web, control: new.control))
         }
         if change.parts.contains(.library) {
             services.restart(library) { library.settings = .init(library: new.library, autoplay: new.playback.autoplay, index: new.state.libraryIndex) }

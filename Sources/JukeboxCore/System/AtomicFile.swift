@@ -32,7 +32,8 @@ enum AtomicFile {
 
     /// Writes what `fill` gives the writer as `path`, as `replace(_:with:)` does, without
     /// the whole file in memory: a large file (the library index) goes out in pieces.
-    static func replace(_ path: String, keepingPrevious previous: String? = nil, durable: Bool = true,
+    /// `mode`: the new file's permissions (a config holding passwords keeps its 0640).
+    static func replace(_ path: String, keepingPrevious previous: String? = nil, durable: Bool = true, mode: mode_t? = nil,
                         fill: (inout Writer) -> Void) throws(Failure) {
         let folder = folder(of: path)
         let temporary = beginTemporary(in: folder)
@@ -43,6 +44,7 @@ enum AtomicFile {
         } catch {
             throw Failure(path: temporary, step: "create", errno: error)
         }
+        if let mode { fchmod(fd, mode) }
         var writer = Writer(fd: fd)
         fill(&writer)
         writer.flush()

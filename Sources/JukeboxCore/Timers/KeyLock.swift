@@ -59,6 +59,16 @@ public final class KeyLockGate: Sendable {
         lock.withLock { $0.wholeValue.route(command, at: time) }
     }
 
+    /// Locks or unlocks from elsewhere than a button (the page); says whether it changed.
+    @discardableResult
+    public func set(locked: Bool) -> Bool {
+        lock.withLock { lock in
+            guard lock.wholeValue.isLocked != locked else { return false }
+            _ = lock.wholeValue.route(.box(.keyLock), at: MonotonicClock.now())
+            return true
+        }
+    }
+
     /// `[key_lock] cards`, applied live.
     public func setCardsWhileLocked(_ allowed: Bool) { lock.withLock { $0.cardsWhileLocked = allowed } }
 }

@@ -1,0 +1,90 @@
+import Hummingbird
+import Logging
+import NIOCore
+import NIOPosix
+import ServiceLifecycle
+
+/// Hummingbird, run for the page on an event loop of its own: started on a task, told
+/// to stop gracefully, and given a moment before its task is cancelled outright.
+final class PageServer: @unchecked Sendable {
+    private let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+    private var task: Task<Void, any Error>?
+    private var lifecycle: ServiceLifecycle.ServiceGroup?
+
+    enum Started {
+        case listening(port: Int)
+        case failed(any Error)
+    }
+
+    /// Starts listening; returns once it listens or could not. `ended` is told if it
+    /// stops by itself later.
+    func start(address: String, port: Int, router: Router<PageContext>, logger: Logger,
+               ended: @escaping @Sendable (any Error) -> Void) -> Started {
+        let outcome = ConditionLocked<Started?>(nil)
+        let gate = ConnectionGate()
+        let app = Application(
+            router: router,
+            server: .http1(configuration: .init(
+                additionalChannelHandlers: [gate.handler],
+                // A connection has this long to send its request: slowloris is closed.
+                idleTimeout: .seconds(10),
+                httpDecoderConfiguration: .init(maxHeaderFieldSize: 8 << 10, maxHeaderListSize: 16 << 10, maxHeaderFieldCount: 64))),
+            configuration: .init(address: .hostname(address, port: port), serverName: nil, backlog: 64, reuseAddress: true),
+            onServerRunning: { channel in
+                outcome.withLock { access in
+                    access.wholeValue = .listening(port: channel.localAddress?.port ?? port)
+                    access.broadcast()
+                }
+            },
+            eventLoopGroupProvider: .shared(group),
+            logger: Self.quiet(logger))
+        let lifecycle = ServiceLifecycle.ServiceGroup(configuration: .init(services: [app], logger: Self.quiet(logger)))
+        self.lifecycle = lifecycle
+        task = Task {
+            do {
+                try await lifecycle.run()
+            } catch {
+                let first = outcome.withLock { access -> Bool in
+                    guard case .none = access.wholeValue else { return false }
+                    access.wholeValue = .failed(error)
+                    access.broadcast()
+                    return true
+                }
+                if !first { ended(error) }
+                throw error
+            }
+        }
+        return outcome.withLock { access -> Started in
+            while true {
+                if let started = access.wholeValue { return started }
+                access.wait(nanoseconds: 100_000_000)
+            }
+        }
+    }
+
+    /// Stops gracefully, waiting at most `patience` seconds before cancelling.
+    func stop(patience: Double = 2) {
+        let done = ConditionLocked(false)
+        let lifecycle = self.lifecycle
+        let task = self.task
+        Task {
+            await lifecycle?.triggerGracefulShutdown()
+            _ = try? await task?.value
+            done.withLock { $0.wholeValue = true; $0.broadcast() }
+        }
+        let deadline = MonotonicClock.now() + UInt64(patience * 1e9)
+        let finished = done.withLock { access -> Bool in
+            while !access.wholeValue, MonotonicClock.now() < deadline { access.wait(nanoseconds: 50_000_000) }
+            return access.wholeValue
+        }
+        if !finished { task?.cancel() }
+        try? group.syncShutdownGracefully()
+    }
+
+    /// Hummingbird's own log is for its developers: only its errors reach ours.
+    private static func quiet(_ logger: Logger) -> Logger {
+        var logger = logger
+        logger.logLevel = .error
+        return logger
+    }
+}

@@ -1,0 +1,96 @@
+import Logging
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The page on the phone (`[web]`): an HTTP server inside the box, for now playing, the
+/// library, uploads, cards and the settings. Restarted with back-off if it dies; a busy
+/// port is said on the screen and in the log, and the rest of the box plays on.
+public final class WebService: Service, @unchecked Sendable {
+    public let name = "web page"
+    public let policy = FailurePolicy.restarted()
+
+    private let api: PageAPI
+    private let feed: PageFeed
+    private let logger: Logger
+    private let shared: ConditionLocked<Current>
+    /// Told the port the page listens on once it does (nil when it stops): the zeroconf
+    /// announcement follows it.
+    public var onListening: @Sendable (Int?) -> Void = { _ in }
+
+    private struct Current {
+        var settings: JukeboxConfig.Web
+        var server: PageServer?
+    }
+
+    init(settings: JukeboxConfig.Web, access: WebAccess, parts: PageAPI.Parts, logger: Logger) {
+        feed = parts.feed
+        api = PageAPI(parts: parts, access: access, logger: logger)
+        self.logger = logger
+        shared = ConditionLocked(Current(settings: settings))
+    }
+
+    /// The settings the next start takes, and the password rules at once.
+    func update(_ settings: JukeboxConfig.Web, access: WebAccess) {
+        shared.withLock { $0.settings = settings }
+        api.update(access)
+    }
+
+    var settings: JukeboxConfig.Web { shared.current.settings }
+
+    public func start(died: @escaping @Sendable (any Error) -> Void) throws {
+        let settings = self.settings
+        guard settings.enabled else {
+            logger.info("web: off ([web] enabled = false)")
+            return
+        }
+        let port = settings.port ?? Self.defaultPort()
+        let server = PageServer()
+        switch server.start(address: settings.address, port: port, router: PageRoutes.router(api), logger: logger, ended: died) {
+        case .failed(let error):
+            server.stop(patience: 0)
+            throw WebStartError(address: settings.address, port: port, reason: "\(error)")
+        case .listening(let port):
+            shared.withLock { $0.server = server }
+            let shown = settings.address.contains(":") ? "[\(settings.address)]" : settings.address
+            logger.info("web: the page is on http://\(shown):\(port)/\(WebAccess.isLoopback(settings.address) ? " (this machine only; [web] address opens it)" : "")")
+            onListening(port)
+        }
+    }
+
+    public func stop() {
+        let server = shared.withLock { access -> PageServer? in
+            defer { access.server = nil }
+            return access.server
+        }
+        feed.stopAll()
+        server?.stop()
+        onListening(nil)
+    }
+
+    /// 80 when the box runs under systemd with the right to bind it (its own service, as
+    /// installed), else 8080, which any user may take.
+    static func defaultPort() -> Int {
+        getenv("INVOCATION_ID") != nil && canBindLowPorts() ? 80 : 8080
+    }
+
+    /// CAP_NET_BIND_SERVICE (bit 10) in the effective set, from /proc/self/status.
+    static func canBindLowPorts() -> Bool {
+        guard let text = try? FileReader.contents(of: "/proc/self/status", limit: 64 << 10) else { return false }
+        for line in String(decoding: text, as: UTF8.self).split(separator: "\n") where line.hasPrefix("CapEff:") {
+            let hex = line.dropFirst("CapEff:".count).drop { $0 == " " || $0 == "\t" }
+            guard let bits = UInt64(hex, radix: 16) else { return false }
+            return bits & (1 << 10) != 0
+        }
+        return false
+    }
+}
+
+/// The page could not listen: the address and port, and why (in use, no such address).
+struct WebStartError: Error, CustomStringConvertible {
+    var address: String
+    var port: Int
+    var reason: String
+    var description: String { "web: cannot listen on \(address) port \(port): \(reason)" }
+}
