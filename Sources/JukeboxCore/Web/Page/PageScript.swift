@@ -210,6 +210,7 @@ function applyStatus(st) {
 
   var vol = $('volume');
   vol.min = num(st.volumeMin, 0); vol.max = num(st.volumeMax, 100);
+  vol.disabled = !S.canChange || st.volume == null;
   if (performance.now() > S.volHeldUntil) {
     if (st.volume == null) setText('volume-value', '–');
     else { vol.value = st.volume; setText('volume-value', String(st.volume)); }

@@ -29,7 +29,7 @@ body {
 }
 h1, h2 { margin: 0; }
 h2 { font-size: 1.1rem; margin: 12px 0 8px; }
-p { margin: 4px 0; }
+p { margin: 4px 0; overflow-wrap: anywhere; }
 .dim { color: var(--dim); }
 .small { font-size: .85rem; }
 /* One line, cut with an ellipsis: long names never widen the page. */
