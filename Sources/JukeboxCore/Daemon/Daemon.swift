@@ -215,7 +215,8 @@ public final class Daemon: @unchecked Sendable {
         hooks.sleep = { [weak self] in self?.sleepRequested($0) }
         hooks.shutdown = { [weak self] in self?.powerOff() }
         hooks.notice = { [notices] in notices.set(.cards, $0) }
-        hooks.outcome = { [jingles, player] outcome in
+        hooks.outcome = { [jingles, player, pageFeed] outcome in
+            if case .unknown(let card) = outcome { pageFeed.unknownCard(card.text) }
             let jingle: Jingle = switch outcome {
             case .accepted: .accepted
             case .refused: .refused

@@ -53,6 +53,7 @@ public final class WebService: Service, @unchecked Sendable {
             throw WebStartError(address: settings.address, port: port, reason: "\(error)")
         case .listening(let port):
             shared.withLock { $0.server = server }
+            feed.startKeepAlive()
             let shown = settings.address.contains(":") ? "[\(settings.address)]" : settings.address
             logger.info("web: the page is on http://\(shown):\(port)/\(WebAccess.isLoopback(settings.address) ? " (this machine only; [web] address opens it)" : "")")
             onListening(port)

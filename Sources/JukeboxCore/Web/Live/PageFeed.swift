@@ -35,9 +35,27 @@ final class PageFeed: @unchecked Sendable {
     static let maximumFollowers = 32
     static let maximumFollowersPerPeer = 8
 
+    /// How often every follower gets the status though nothing changed: the page's clock
+    /// is set right again, and a connection that died is found.
+    static let keepAliveSeconds = 15
+    private var keepAlive: DispatchSourceTimer?
+
     init(library: LibraryPaths, volumeRange: ClosedRange<Int>) {
         self.library = library
         shared.withLock { $0.extras.volumeRange = volumeRange }
+    }
+
+    /// The keep-alive wakes, while the server runs.
+    func startKeepAlive() {
+        let timer = DispatchSource.makeTimerSource(queue: files)
+        timer.schedule(deadline: .now() + .seconds(Self.keepAliveSeconds), repeating: .seconds(Self.keepAliveSeconds))
+        timer.setEventHandler { [weak self] in
+            self?.shared.withLock { shared in
+                for follower in shared.followers.values { follower.wake.yield() }
+            }
+        }
+        timer.resume()
+        keepAlive = timer
     }
 
     // MARK: Told (any thread, never waits)
@@ -56,6 +74,8 @@ final class PageFeed: @unchecked Sendable {
 
     func sleepUntil(_ deadline: UInt64?) { change { $0.extras.sleepUntil = deadline } }
     func keysLocked(_ locked: Bool) { change { $0.extras.keysLocked = locked } }
+    /// A card the cards file does not know was put on a reader: the page offers to link it.
+    func unknownCard(_ card: String) { change { $0.extras.unknownCard = card } }
     func notices(_ notices: [String]) { change { $0.extras.notices = notices } }
     func volumeRange(_ range: ClosedRange<Int>) { change { $0.extras.volumeRange = range } }
 
@@ -110,11 +130,6 @@ final class PageFeed: @unchecked Sendable {
         return (id, stream)
     }
 
-    /// Wakes one follower though nothing changed (its keep-alive).
-    func nudge(_ id: Int) {
-        shared.withLock { shared in _ = shared.followers[id]?.wake.yield() }
-    }
-
     func stop(following id: Int) {
         let follower = shared.withLock { $0.followers.removeValue(forKey: id) }
         follower?.wake.finish()
@@ -122,8 +137,10 @@ final class PageFeed: @unchecked Sendable {
 
     var followers: Int { shared.current.followers.count }
 
-    /// Ends every follower's stream (the server stops).
+    /// Ends every follower's stream and the keep-alive (the server stops).
     func stopAll() {
+        keepAlive?.cancel()
+        keepAlive = nil
         let all = shared.withLock { shared -> [Follower] in
             defer { shared.followers.removeAll() }
             return Array(shared.followers.values)

@@ -8,6 +8,7 @@ import ServiceLifecycle
 /// to stop gracefully, and given a moment before its task is cancelled outright.
 final class PageServer: @unchecked Sendable {
     private let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+    private let executor = PageExecutor()
     private var task: Task<Void, any Error>?
     private var lifecycle: ServiceLifecycle.ServiceGroup?
 
@@ -40,7 +41,7 @@ final class PageServer: @unchecked Sendable {
             logger: Self.quiet(logger))
         let lifecycle = ServiceLifecycle.ServiceGroup(configuration: .init(services: [app], logger: Self.quiet(logger)))
         self.lifecycle = lifecycle
-        task = Task {
+        task = Task(executorPreference: executor) {
             do {
                 try await lifecycle.run()
             } catch {
@@ -54,12 +55,21 @@ final class PageServer: @unchecked Sendable {
                 throw error
             }
         }
+        let deadline = MonotonicClock.now() + Self.startPatience
         return outcome.withLock { access -> Started in
-            while true {
+            while MonotonicClock.now() < deadline {
                 if let started = access.wholeValue { return started }
                 access.wait(nanoseconds: 100_000_000)
             }
+            return .failed(StartTimeout())
         }
+    }
+
+    /// A server that neither listens nor fails in this time is given up (and retried).
+    static let startPatience: UInt64 = 10_000_000_000
+
+    struct StartTimeout: Error, CustomStringConvertible {
+        var description: String { "it did not start within 10 s" }
     }
 
     /// Stops gracefully, waiting at most `patience` seconds before cancelling.
@@ -67,7 +77,7 @@ final class PageServer: @unchecked Sendable {
         let done = ConditionLocked(false)
         let lifecycle = self.lifecycle
         let task = self.task
-        Task {
+        Task(executorPreference: executor) {
             await lifecycle?.triggerGracefulShutdown()
             _ = try? await task?.value
             done.withLock { $0.wholeValue = true; $0.broadcast() }
