@@ -31,6 +31,8 @@ let package = Package(
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         // The jingles' sample rate, converted once to the output's when they are asked for.
         .systemLibrary(name: "CSoxr", pkgConfig: "soxr", providers: [.apt(["libsoxr-dev"])]),
+        // Zeroconf: the box announced through the system's avahi-daemon, over D-Bus.
+        .systemLibrary(name: "CAvahi", pkgConfig: "avahi-client", providers: [.apt(["libavahi-client-dev"])]),
         // C++ only: Swift reaches it through CJukeboxStretch.
         .systemLibrary(name: "CSoundTouch", pkgConfig: "soundtouch", providers: [.apt(["libsoundtouch-dev"])]),
         // Headers only: libcurl is loaded with dlopen on the first URL (CJukeboxShim/curl.c).
@@ -61,7 +63,7 @@ let package = Package(
         .target(
             name: "JukeboxCore",
             dependencies: [
-                "CAlsa", "CGpiod", "CFlac", "CMpg123", "CVorbis", "COpus", "CSystemd", "CFreeType", "CPNG", "CDRM", "CCurl", "CFFmpeg", "CNfc", "CSQLite", "CSoxr", "CJukeboxShim", "CJukeboxStretch",
+                "CAlsa", "CGpiod", "CFlac", "CMpg123", "CVorbis", "COpus", "CSystemd", "CFreeType", "CPNG", "CDRM", "CCurl", "CFFmpeg", "CNfc", "CSQLite", "CSoxr", "CAvahi", "CJukeboxShim", "CJukeboxStretch",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "TOMLKit", package: "TOMLKit"),
             ]

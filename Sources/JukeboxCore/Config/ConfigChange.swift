@@ -7,6 +7,8 @@ public struct ConfigChange: Sendable, Equatable {
         case inputs
         /// The socket path, TCP port and connection limits.
         case control
+        /// The zeroconf name, whether it is on, and what follows from the TCP port.
+        case zeroconf
         /// The devices, their settings and what a lost device does.
         case audio
         /// The music folder, the playlists folder, the playlist.
@@ -35,6 +37,8 @@ public struct ConfigChange: Sendable, Equatable {
         if old.control.socketPath != new.control.socketPath || old.control.tcpPort != new.control.tcpPort
             || old.control.tcpAddress != new.control.tcpAddress || old.control.password != new.control.password
             || old.control.limits != new.control.limits { parts.insert(.control) }
+        if old.zeroconf != new.zeroconf
+            || ZeroconfService.announcements(old, webPort: nil) != ZeroconfService.announcements(new, webPort: nil) { parts.insert(.zeroconf) }
         if old.audio != new.audio { parts.insert(.audio) }
         if old.library.musicDirectory != new.library.musicDirectory || old.library.playlistsDirectory != new.library.playlistsDirectory
             || old.library.playlist != new.library.playlist { parts.insert(.library) }

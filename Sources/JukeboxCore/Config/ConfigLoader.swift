@@ -70,7 +70,7 @@ public enum ConfigLoader {
 
         mutating func read() throws -> JukeboxConfig {
             var c = defaults
-            try allow(table, nil, Set(["library", "playback", "audio", "control", "state", "input", "display", "network", "jingles", "cards", "snapcast"] + Self.timerSections))
+            try allow(table, nil, Set(["library", "playback", "audio", "control", "state", "input", "display", "network", "jingles", "cards", "snapcast", "zeroconf"] + Self.timerSections))
             if let t = try section("library") {
                 try allow(t, "library", ["music_dir", "playlists_dir", "playlist", "remember_position"])
                 c.library.rememberPosition = try strings(t, "library", "remember_position") ?? c.library.rememberPosition
@@ -196,6 +196,15 @@ public enum ConfigLoader {
                 l.passwordTimeoutSeconds = try int(t, s, "password_timeout", 1...86_400) ?? l.passwordTimeoutSeconds
                 if let kib = try int(t, s, "max_output_buffer_size", 64...65_536) { l.maximumOutputBytes = kib << 10 }
                 c.control.limits = l
+            }
+            if let t = try section("zeroconf") {
+                let s = "zeroconf"
+                try allow(t, s, ["enabled", "name"])
+                c.zeroconf.enabled = try bool(t, s, "enabled") ?? c.zeroconf.enabled
+                if let name = try string(t, s, "name") {
+                    if let problem = ZeroconfName.problem(name) { throw error(s, "name", problem) }
+                    c.zeroconf.name = name
+                }
             }
             if let t = try section("state") {
                 let s = "state"

@@ -67,6 +67,15 @@ public struct JukeboxConfig: Sendable, Equatable {
         public var limits = ControlServer.Limits()
     }
 
+    /// `[zeroconf]`: the box announced on the network through avahi-daemon.
+    public struct Zeroconf: Sendable, Equatable {
+        public var enabled = true
+        /// What phones and browsers show (MPD's zeroconf_name); a plain name, no `%h`.
+        public var name = "Jukebox"
+
+        public init() {}
+    }
+
     /// The screen: where it is drawn, how the panel is turned, the fonts.
     public struct Display: Sendable, Equatable {
         public var device = DisplayChoice.auto
@@ -130,6 +139,7 @@ public struct JukeboxConfig: Sendable, Equatable {
     public var playback = Playback()
     public var audio = Audio()
     public var control = Control()
+    public var zeroconf = Zeroconf()
     public var state = State()
     public var input = InputConfig()
     public var display = Display()
