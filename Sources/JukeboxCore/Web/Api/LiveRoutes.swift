@@ -1,4 +1,5 @@
-import Hummingbird
+import HTTPTypes
+import HummingbirdCore
 import NIOCore
 
 /// `/api/status`, `/api/events` (the page follows the box), `/api/lyrics`, `/api/cover`.

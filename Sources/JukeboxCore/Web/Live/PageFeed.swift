@@ -14,7 +14,7 @@ final class PageFeed: @unchecked Sendable {
         var statusAt: UInt64 = 0
         var extras = PageStatus.Extras()
         var version = 0
-        var encoded: (version: Int, json: [UInt8])?
+        var encoded: (version: Int, at: UInt64, json: [UInt8])?
         var followers: [Int: Follower] = [:]
         var nextID = 0
         /// The track whose cover was looked for, so it is looked for once.
@@ -63,6 +63,15 @@ final class PageFeed: @unchecked Sendable {
     func playerEvent(_ event: PlayerEvent) {
         guard case .changed(let changes, let status) = event else { return }
         let now = MonotonicClock.now()
+        // The player says "nothing changed" once a second while playing (the screen's
+        // clock): the page runs its own clock from `elapsed`, so no follower is woken.
+        guard !changes.isEmpty else {
+            shared.withLock { shared in
+                shared.status = status
+                shared.statusAt = now
+            }
+            return
+        }
         let lookUpCover = !changes.isDisjoint(with: [.track, .tags])
         change { shared in
             shared.status = status
@@ -102,10 +111,14 @@ final class PageFeed: @unchecked Sendable {
     /// The status now, as JSON.
     func json() -> [UInt8] {
         shared.withLock { shared -> [UInt8] in
-            if let encoded = shared.encoded, encoded.version == shared.version, shared.status.state != .playing { return encoded.json }
-            let status = PageStatus(shared.status, at: shared.statusAt, extras: shared.extras, library: library, now: MonotonicClock.now())
+            let now = MonotonicClock.now()
+            // Made once for all the followers a change wakes; while playing, `elapsed` moves,
+            // so a copy older than a quarter of a second is made again.
+            if let encoded = shared.encoded, encoded.version == shared.version,
+               shared.status.state != .playing || now &- encoded.at < 250_000_000 { return encoded.json }
+            let status = PageStatus(shared.status, at: shared.statusAt, extras: shared.extras, library: library, now: now)
             let json = (try? Array(PageReplies.encoder.encode(status))) ?? Array("{}".utf8)
-            shared.encoded = (shared.version, json)
+            shared.encoded = (shared.version, now, json)
             return json
         }
     }
