@@ -51,7 +51,7 @@ public final class WebService: Service, @unchecked Sendable {
         case .listening(let port):
             shared.withLock { $0.server = server }
             feed.startKeepAlive()
-            let shown = settings.address.contains(":") ? "[\(settings.address)]" : settings.address
+            let shown = settings.address.utf8.contains(UInt8(ascii: ":")) ? "[\(settings.address)]" : settings.address
             logger.info("web: the page is on http://\(shown):\(port)/\(WebAccess.isLoopback(settings.address) ? " (this machine only; [web] address opens it)" : "")")
         }
     }

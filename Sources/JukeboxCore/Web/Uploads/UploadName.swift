@@ -35,7 +35,7 @@ struct UploadName: Sendable, Equatable {
         if path.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
             throw .badRequest("the name holds a control character")
         }
-        if path.contains("\\") { throw .badRequest("the name \(path) holds a backslash") }
+        if path.utf8.contains(UInt8(ascii: "\\")) { throw .badRequest("the name \(path) holds a backslash") }
         if path.utf8.count > maxPathBytes {
             throw .badRequest("the name is \(path.utf8.count) bytes long (\(maxPathBytes) at most)")
         }
