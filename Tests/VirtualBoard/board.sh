@@ -1,12 +1,13 @@
 # Helpers for scenarios (sourced by /init in the guest; busybox sh).
-# A scenario ends by calling `pass` or `fail "reason"`. Its output goes to /out/NAME.log.
+# A scenario ends by calling `pass` (or `pass "what was measured"`, shown in the summary)
+# or `fail "reason"`. Its output goes to /out/NAME.log.
 # The first failure stands: a helper that fails on the way (gpio) is not undone by a
 # `pass` at the end.
 
 FIX=/board/fixtures
 CTL=/tmp/jukebox.sock
 
-pass() { grep -qs '^fail' /tmp/result || echo pass > /tmp/result; }
+pass() { grep -qs '^fail' /tmp/result || echo "pass${1:+ $1}" > /tmp/result; }
 fail() { grep -qs '^fail' /tmp/result || echo "fail $*" > /tmp/result; echo "FAIL: $*"; }
 
 # start_jukebox MUSIC_DIR [extra jukebox run options]: plays to the loopback card.
@@ -140,17 +141,19 @@ field() { echo "$2" | tr ' ' '\n' | sed -n "s/^$1=//p"; }
 USB_DAC="hw:CARD=Audio,DEV=0"
 usb_present() { grep -q "USB-Audio" /proc/asound/cards; }
 
-# host WORD: asks the host to do WORD (unplug, plug) and waits for its answer (10 s).
+# host WORD [SECONDS]: asks the host to do WORD (unplug, plug) and waits for its answer
+# (10 s unless SECONDS). The answer is "ok", or "ok" and words kept in $HOST_ANSWER.
 HOST_REQUESTS=0
 host() {
     HOST_REQUESTS=$((HOST_REQUESTS + 1))
     name=/out/host/$$-$HOST_REQUESTS
     mkdir -p /out/host
     echo "$1" > "$name.tmp" && mv "$name.tmp" "$name.req"
-    t=0; while [ ! -f "$name.done" ] && [ $t -lt 200 ]; do usleep 50000; t=$((t + 1)); done
-    [ -f "$name.done" ] || { echo "host did not answer '$1'"; return 1; }
-    answer=$(cat "$name.done"); rm -f "$name.done"
-    [ "$answer" = ok ] || { echo "host: $1: $answer"; return 1; }
+    t=0; while [ ! -f "$name.done" ] && [ $t -lt $((${2:-10} * 20)) ]; do usleep 50000; t=$((t + 1)); done
+    HOST_ANSWER="the host did not answer '$1' within ${2:-10} s"
+    [ -f "$name.done" ] || { echo "$HOST_ANSWER"; return 1; }
+    HOST_ANSWER=$(cat "$name.done"); rm -f "$name.done"
+    case $HOST_ANSWER in ok|ok\ *) ;; *) echo "host: $1: $HOST_ANSWER"; return 1 ;; esac
 }
 
 # usb_unplug: the DAC is pulled out (the host's device_del); returns once QEMU has done it.

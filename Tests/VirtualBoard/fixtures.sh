@@ -3,7 +3,7 @@
 # are compared with (what flac -d and mpg123 -s decode). Usage: fixtures.sh DIR
 set -euo pipefail
 dir=$1
-mkdir -p "$dir"/{plays,gapless,long,long48,bad,scan,book,m4b,opus}
+mkdir -p "$dir"/{plays,gapless,long,long48,bad,scan,book,m4b,opus,page}
 cd "$dir"
 # Music-like: plucked notes over a little noise, 44.1 kHz 16-bit stereo.
 sox -n -r 44100 -b 16 -c 2 music.wav synth 3 pluck C3 pluck E4 synth 3 pinknoise mix gain -8 2>/dev/null
@@ -33,6 +33,11 @@ sox long48.wav -t raw long48.ref
 # A 60 s track for holding fast-forward (a plain tone: small, and position is all that
 # matters): 1.5 s held moves it about 16 s, from wherever a busy guest starts holding.
 sox -n -r 44100 -b 16 -c 2 scan/scan.flac synth 60 sine 440 gain -12
+# Two tracks the page tells apart by their titles, long enough to still play while a
+# browser on the host starts.
+for track in 1:Morning 2:Evening; do
+    cp scan/scan.flac "page/${track%%:*}.flac" && metaflac --set-tag="TITLE=${track#*:}" "page/${track%%:*}.flac"
+done
 # Valid files among damaged ones.
 cp plays/1.flac bad/1-good.flac
 head -c 20000 plays/1.flac > bad/2-truncated.flac
