@@ -23,6 +23,10 @@ int jukebox_accept4(int fd, struct sockaddr *address, socklen_t *length, int fla
 /// pipe2(2); returns what it returns.
 int jukebox_pipe2(int fds[2], int flags);
 
+/// renameat2(2) with RENAME_NOREPLACE: -1 with EEXIST when `to` exists, ENOSYS or EINVAL
+/// where the kernel or file system cannot (rename.c says why it is here).
+int jukebox_rename_noreplace(int from_dir, const char *from, int to_dir, const char *to);
+
 /// alsa-lib prints its own error messages to stderr through a variadic callback, which
 /// Swift cannot define. The jukebox reports ALSA errors itself (with the device and what
 /// it was doing), so this installs a handler that drops alsa-lib's copies.
