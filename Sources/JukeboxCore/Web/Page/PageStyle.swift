@@ -104,14 +104,14 @@ main { flex: 1; min-height: 0; overflow-y: auto; overflow-x: hidden; }
 /* Now playing */
 .np { display: flex; flex-direction: column; align-items: center; gap: 10px; text-align: center; }
 .cover-box {
-  width: min(62vw, 36vh, 300px); aspect-ratio: 1; border-radius: 12px; overflow: hidden;
+  width: min(50vw, 30vh, 300px); aspect-ratio: 1; border-radius: 12px; overflow: hidden;
   background: var(--panel); border: 1px solid var(--line);
 }
 .cover-box img { width: 100%; height: 100%; object-fit: cover; display: block; }
 .cover-none { width: 100%; height: 100%; display: flex; align-items: center; justify-content: center; color: var(--line); }
 .cover-none svg { width: 40%; height: 40%; }
 .meta { width: 100%; min-width: 0; }
-.title { font-size: 1.3rem; line-height: 1.25; overflow-wrap: anywhere; }
+.title { font-size: 1.2rem; line-height: 1.25; overflow-wrap: anywhere; }
 .title:empty::before { content: "Nothing playing"; color: var(--dim); font-weight: 400; }
 .album { color: var(--dim); }
 
