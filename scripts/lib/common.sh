@@ -20,7 +20,7 @@ FONT_PACKAGES="fonts-dejavu-core fonts-wqy-microhei"
 # snapserver, which runs `jukebox snapcast-plugin` as its controlscript in the tests, and
 # the Python modules its own meta_mpd.py plugin imports (it is run against the box);
 # snapclient, the rooms the Snapcast output is heard in (SnapcastRoomsTests).
-TEST_PACKAGES="sox flac lame mpg123 ffmpeg vorbis-tools opus-tools mpc time python3-mpd ncmpcpp ncmpc libmpdclient-dev tmux nginx-light iproute2 icecast2 mpd libnfc-bin snapserver snapclient python3-dbus python3-gi python3-musicbrainzngs"
+TEST_PACKAGES="sox flac lame mpg123 ffmpeg vorbis-tools opus-tools mpc time python3-mpd ncmpcpp ncmpc libmpdclient-dev tmux nginx-light iproute2 icecast2 mpd libnfc-bin snapserver snapclient python3-dbus python3-gi python3-musicbrainzngs chromium chromium-driver python3-selenium"
 # Measuring tools and the peers the benchmarks run beside us.
 BENCH_PACKAGES="time mpd mpc libjpeg-turbo-progs"
 
