@@ -175,7 +175,8 @@ public final class Daemon: @unchecked Sendable {
         }
         web = WebService(settings: config.web, access: WebAccess(web: config.web, control: config.control),
                          parts: .init(feed: pageFeed, commands: pageCommands, cards: cards, catalog: catalog,
-                                      library: LibraryPaths(musicDirectory: config.library.musicDirectory), configSource: source, name: "Jukebox"),
+                                      library: LibraryPaths(musicDirectory: config.library.musicDirectory), configSource: source,
+                                      uploads: Self.uploadFolder(config), name: "Jukebox"),
                          logger: logger)
         quietHours = QuietHoursService(player: player, hours: config.timers.quietHours, logger: logger)
         wire()
@@ -495,6 +496,15 @@ public final class Daemon: @unchecked Sendable {
     }
 
     // MARK: Parts chosen from the config
+
+    /// Where the page's uploads go, with what a crash left there swept away.
+    private static func uploadFolder(_ config: JukeboxConfig) -> UploadFolder {
+        let uploads = UploadFolder(musicDirectory: config.library.musicDirectory, folder: config.web.uploadFolder,
+                                   limits: UploadLimits(maxBytes: config.web.maxUploadBytes, maxAtOnce: config.web.uploadsAtOnce,
+                                                        reserveBytes: config.web.keepFreeBytes))
+        _ = uploads.sweepLeftovers()
+        return uploads
+    }
 
     /// The route over the configured devices that clients left switched on; the music
     /// carries on from the same sample where the device changes.

@@ -15,6 +15,8 @@ final class PageAPI: @unchecked Sendable {
         var library: LibraryPaths
         /// Where the config is read and saved; nil: the box runs without a file.
         var configSource: ConfigSource?
+        /// Where uploads go; nil: uploads are off.
+        var uploads: UploadFolder?
         var name: String
     }
 

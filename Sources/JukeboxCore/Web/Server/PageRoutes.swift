@@ -22,6 +22,7 @@ enum PageRoutes {
         (.post, "/api/cards/unlink", { api in api.unlinkCard }),
         (.get, "/api/config", { api in api.config }),
         (.post, "/api/config", { api in api.saveConfig }),
+        (.put, "/api/upload", { api in api.upload }),
     ]
 
     static func router(_ api: PageAPI) -> Router<PageContext> {
