@@ -13,7 +13,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
         // The page on the phone: HTTP from Hummingbird over SwiftNIO (docs/web-server.md says why).
-        // No traits: its defaults link the whole of Foundation (ICU) and swift-configuration.
+        // HummingbirdCore only, with no traits: Hummingbird's router and form coding link
+        // the whole of Foundation (ICU included), which the box's binary must not.
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.0"),
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.0"),
@@ -38,6 +39,10 @@ let package = Package(
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         // The jingles' sample rate, converted once to the output's when they are asked for.
         .systemLibrary(name: "CSoxr", pkgConfig: "soxr", providers: [.apt(["libsoxr-dev"])]),
+        // Zeroconf: the box announced through the system's avahi-daemon, over D-Bus.
+        // No pkgConfig: its flags carry -D_REENTRANT, which SwiftPM warns of on every build;
+        // the module map names the two libraries to link.
+        .systemLibrary(name: "CAvahi", providers: [.apt(["libavahi-client-dev"])]),
         // C++ only: Swift reaches it through CJukeboxStretch.
         .systemLibrary(name: "CSoundTouch", pkgConfig: "soundtouch", providers: [.apt(["libsoundtouch-dev"])]),
         // Headers only: libcurl is loaded with dlopen on the first URL (CJukeboxShim/curl.c).
@@ -68,10 +73,10 @@ let package = Package(
         .target(
             name: "JukeboxCore",
             dependencies: [
-                "CAlsa", "CGpiod", "CFlac", "CMpg123", "CVorbis", "COpus", "CSystemd", "CFreeType", "CPNG", "CDRM", "CCurl", "CFFmpeg", "CNfc", "CSQLite", "CSoxr", "CJukeboxShim", "CJukeboxStretch",
+                "CAlsa", "CGpiod", "CFlac", "CMpg123", "CVorbis", "COpus", "CSystemd", "CFreeType", "CPNG", "CDRM", "CCurl", "CFFmpeg", "CNfc", "CSQLite", "CSoxr", "CAvahi", "CJukeboxShim", "CJukeboxStretch",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "TOMLKit", package: "TOMLKit"),
-                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),

@@ -100,7 +100,13 @@ import Testing
                 #expect(applied, "edit \(edit): mode \(mode) never applied: \(daemon.log)")
                 latencies.append(Date().timeIntervalSince(saved))
             }
-            let status = Self.status(daemon.socket)
+            // The control socket may be restarting for this very edit: asked again until it
+            // answers (what is checked is the music, not the socket's restart).
+            var status: [String: String] = [:]
+            _ = daemon.wait(seconds: 5, until: {
+                status = Self.status(daemon.socket)
+                return !status.isEmpty
+            })
             #expect(status["state"] == "play", "edit \(edit): \(status): \(daemon.log)")
             let elapsed = Double(status["elapsed"] ?? "") ?? -1
             #expect(elapsed >= lastElapsed, "edit \(edit): went back from \(lastElapsed) to \(elapsed)")

@@ -9,6 +9,8 @@ public struct ConfigChange: Sendable, Equatable {
         case control
         /// The page's address, port, password and uploads.
         case web
+        /// The zeroconf name, whether it is on, and what follows from the TCP port.
+        case zeroconf
         /// The devices, their settings and what a lost device does.
         case audio
         /// The music folder, the playlists folder, the playlist.
@@ -38,6 +40,9 @@ public struct ConfigChange: Sendable, Equatable {
             || old.control.tcpAddress != new.control.tcpAddress || old.control.password != new.control.password
             || old.control.limits != new.control.limits { parts.insert(.control) }
         if old.web != new.web { parts.insert(.web) }
+        if old.zeroconf != new.zeroconf
+            || ZeroconfService.announcements(old, webPort: WebService.announcedPort(old.web))
+            != ZeroconfService.announcements(new, webPort: WebService.announcedPort(new.web)) { parts.insert(.zeroconf) }
         if old.audio != new.audio { parts.insert(.audio) }
         if old.library.musicDirectory != new.library.musicDirectory || old.library.playlistsDirectory != new.library.playlistsDirectory
             || old.library.playlist != new.library.playlist { parts.insert(.library) }

@@ -70,7 +70,7 @@ public enum ConfigLoader {
 
         mutating func read() throws -> JukeboxConfig {
             var c = defaults
-            try allow(table, nil, Set(["library", "playback", "audio", "control", "state", "input", "display", "network", "jingles", "cards", "snapcast", "web"] + Self.timerSections))
+            try allow(table, nil, Set(["library", "playback", "audio", "control", "state", "input", "display", "network", "jingles", "cards", "snapcast", "web", "zeroconf"] + Self.timerSections))
             if let t = try section("library") {
                 try allow(t, "library", ["music_dir", "playlists_dir", "playlist", "remember_position"])
                 c.library.rememberPosition = try strings(t, "library", "remember_position") ?? c.library.rememberPosition
@@ -223,6 +223,15 @@ public enum ConfigLoader {
                 if let mb = try int(t, s, "max_upload_mb", 1...65_536) { c.web.maxUploadBytes = Int64(mb) << 20 }
                 c.web.uploadsAtOnce = try int(t, s, "uploads_at_once", 1...16) ?? c.web.uploadsAtOnce
                 if let mb = try int(t, s, "keep_free_mb", 0...1_048_576) { c.web.keepFreeBytes = Int64(mb) << 20 }
+            }
+            if let t = try section("zeroconf") {
+                let s = "zeroconf"
+                try allow(t, s, ["enabled", "name"])
+                c.zeroconf.enabled = try bool(t, s, "enabled") ?? c.zeroconf.enabled
+                if let name = try string(t, s, "name") {
+                    if let problem = ZeroconfName.problem(name) { throw error(s, "name", problem) }
+                    c.zeroconf.name = name
+                }
             }
             if let t = try section("state") {
                 let s = "state"

@@ -86,6 +86,15 @@ public struct JukeboxConfig: Sendable, Equatable {
         public init() {}
     }
 
+    /// `[zeroconf]`: the box announced on the network through avahi-daemon.
+    public struct Zeroconf: Sendable, Equatable {
+        public var enabled = true
+        /// What phones and browsers show (MPD's zeroconf_name); a plain name, no `%h`.
+        public var name = "Jukebox"
+
+        public init() {}
+    }
+
     /// The screen: where it is drawn, how the panel is turned, the fonts.
     public struct Display: Sendable, Equatable {
         public var device = DisplayChoice.auto
@@ -150,6 +159,7 @@ public struct JukeboxConfig: Sendable, Equatable {
     public var audio = Audio()
     public var control = Control()
     public var web = Web()
+    public var zeroconf = Zeroconf()
     public var state = State()
     public var input = InputConfig()
     public var display = Display()

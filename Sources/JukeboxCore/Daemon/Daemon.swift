@@ -67,6 +67,8 @@ public final class Daemon: @unchecked Sendable {
     private let notices: BoxNotices
     /// The page on the phone, and what it follows.
     private let web: WebService
+    /// The box announced on the network (`_mpd._tcp`, `_http._tcp`) through avahi-daemon.
+    private let zeroconf: ZeroconfService
     private let pageFeed: PageFeed
     /// The sounds a card's outcome plays over the music.
     private let jingles: JinglePlayer
@@ -122,6 +124,9 @@ public final class Daemon: @unchecked Sendable {
         let catalog = LibraryCatalog()
         control = ControlService(player: player, catalog: catalog, outputs: outputs, settings: config.control,
                                  scope: ControlService.scope(config), logger: logger)
+        zeroconf = ZeroconfService(name: config.zeroconf.name,
+                                   announcements: ZeroconfService.announcements(config, webPort: WebService.announcedPort(config.web)),
+                                   logger: logger)
         let player = self.player
         let actions = actionLog
         let boxRequests = ConditionLocked<BoxRequestHandler?>(nil)
@@ -215,7 +220,8 @@ public final class Daemon: @unchecked Sendable {
         hooks.sleep = { [weak self] in self?.sleepRequested($0) }
         hooks.shutdown = { [weak self] in self?.powerOff() }
         hooks.notice = { [notices] in notices.set(.cards, $0) }
-        hooks.outcome = { [jingles, player] outcome in
+        hooks.outcome = { [jingles, player, pageFeed] outcome in
+            if case .unknown(let card) = outcome { pageFeed.unknownCard(card.text) }
             let jingle: Jingle = switch outcome {
             case .accepted: .accepted
             case .refused: .refused
@@ -326,8 +332,9 @@ public final class Daemon: @unchecked Sendable {
         // After every part the music needs: the first sound does not wait for fonts and
         // the display.
         order.append(screen)
-        // The page, once what it shows and drives is up.
+        // The page, once what it shows and drives is up; then the box is announced.
         order.append(web)
+        order.append(zeroconf)
         // Last, and only with a config file to watch.
         if let source {
             order.append(ConfigWatcher(path: source.path) { [weak self] in self?.reload(because: "saved") })
@@ -477,6 +484,12 @@ public final class Daemon: @unchecked Sendable {
             services.restart(web) { web.update(new.web, access: WebAccess(web: new.web, control: new.control)) }
         } else if old.control.password != new.control.password {
             web.update(new.web, access: WebAccess(web: new.web, control: new.control))
+        }
+        if change.parts.contains(.zeroconf) {
+            services.restart(zeroconf) {
+                zeroconf.update(name: new.zeroconf.name,
+                                announcements: ZeroconfService.announcements(new, webPort: WebService.announcedPort(new.web)))
+            }
         }
         if change.parts.contains(.library) {
             services.restart(library) { library.settings = .init(library: new.library, autoplay: new.playback.autoplay, index: new.state.libraryIndex) }

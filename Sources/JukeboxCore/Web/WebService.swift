@@ -15,9 +15,6 @@ public final class WebService: Service, @unchecked Sendable {
     private let feed: PageFeed
     private let logger: Logger
     private let shared: ConditionLocked<Current>
-    /// Told the port the page listens on once it does (nil when it stops): the zeroconf
-    /// announcement follows it.
-    public var onListening: @Sendable (Int?) -> Void = { _ in }
 
     private struct Current {
         var settings: JukeboxConfig.Web
@@ -47,15 +44,15 @@ public final class WebService: Service, @unchecked Sendable {
         }
         let port = settings.port ?? Self.defaultPort()
         let server = PageServer()
-        switch server.start(address: settings.address, port: port, router: PageRoutes.router(api), logger: logger, ended: died) {
+        switch server.start(address: settings.address, port: port, routes: PageRoutes.Responder(api), logger: logger, ended: died) {
         case .failed(let error):
             server.stop(patience: 0)
             throw WebStartError(address: settings.address, port: port, reason: "\(error)")
         case .listening(let port):
             shared.withLock { $0.server = server }
+            feed.startKeepAlive()
             let shown = settings.address.contains(":") ? "[\(settings.address)]" : settings.address
             logger.info("web: the page is on http://\(shown):\(port)/\(WebAccess.isLoopback(settings.address) ? " (this machine only; [web] address opens it)" : "")")
-            onListening(port)
         }
     }
 
@@ -66,7 +63,13 @@ public final class WebService: Service, @unchecked Sendable {
         }
         feed.stopAll()
         server?.stop()
-        onListening(nil)
+    }
+
+    /// The port Zeroconf announces the page on: only when it is on and reachable beyond
+    /// this machine.
+    static func announcedPort(_ web: JukeboxConfig.Web) -> Int? {
+        guard web.enabled, !WebAccess.isLoopback(web.address) else { return nil }
+        return web.port ?? defaultPort()
     }
 
     /// 80 when the box runs under systemd with the right to bind it (its own service, as

@@ -1,4 +1,6 @@
-import Hummingbird
+import HTTPTypes
+import HummingbirdCore
+import NIOCore
 
 /// `/api/cards`, `/api/cards/link`, `/api/cards/unlink`: the same cards file, and the
 /// same checks, as `jukebox cards link` and `forget` in the shell.

@@ -1,4 +1,6 @@
-import Hummingbird
+import HTTPTypes
+import HummingbirdCore
+import NIOCore
 
 /// `/api/mpd`: one MPD command from the page (`PageCommands` says which may pass).
 extension PageAPI {

@@ -1,4 +1,5 @@
-import Hummingbird
+import HTTPTypes
+import HummingbirdCore
 import NIOCore
 
 /// `/api/status`, `/api/events` (the page follows the box), `/api/lyrics`, `/api/cover`.
@@ -6,10 +7,6 @@ extension PageAPI {
     func status(_ request: Request, _ context: PageContext) async -> Response {
         PageReplies.json(parts.feed.json())
     }
-
-    /// How often a follower gets the status though nothing changed: the page's clock is
-    /// set right again, and a connection that died is found.
-    static let keepAliveSeconds: UInt64 = 15
 
     func events(_ request: Request, _ context: PageContext) async -> Response {
         let feed = parts.feed
@@ -20,18 +17,9 @@ extension PageAPI {
         headers[.contentType] = "text/event-stream"
         headers[.cacheControl] = "no-store"
         return Response(status: .ok, headers: headers, body: ResponseBody { writer in
-            // Wakes the writer now and then though nothing changed. A reader that takes
-            // nothing is closed by the connection gate, which ends the write below.
-            let keepAlive = Task {
-                while !Task.isCancelled {
-                    try? await Task.sleep(nanoseconds: Self.keepAliveSeconds * 1_000_000_000)
-                    feed.nudge(id)
-                }
-            }
-            defer {
-                keepAlive.cancel()
-                feed.stop(following: id)
-            }
+            // A reader that takes nothing is closed by the connection gate, which ends the
+            // write below; the feed wakes every follower now and then (`keepAliveSeconds`).
+            defer { feed.stop(following: id) }
             for await _ in wakes {
                 var buffer = ByteBuffer(string: "event: status\ndata: ")
                 buffer.writeBytes(feed.json())

@@ -1,6 +1,7 @@
 import Dispatch
 import HTTPTypes
-import Hummingbird
+import HummingbirdCore
+import NIOCore
 import Logging
 
 /// What the page's requests reach: the box's parts, and who may change them. Each

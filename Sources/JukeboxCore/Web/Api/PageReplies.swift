@@ -1,6 +1,6 @@
 import FoundationEssentials
 import HTTPTypes
-import Hummingbird
+import HummingbirdCore
 import NIOCore
 
 /// How the page's answers are made: JSON with no caching, the page's own files, and the

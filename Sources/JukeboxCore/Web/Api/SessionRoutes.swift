@@ -1,4 +1,6 @@
-import Hummingbird
+import HTTPTypes
+import HummingbirdCore
+import NIOCore
 
 /// `/api/session`, `/api/login`, `/api/logout`.
 extension PageAPI {

@@ -1,4 +1,6 @@
-import Hummingbird
+import HTTPTypes
+import HummingbirdCore
+import NIOCore
 
 #if canImport(Glibc)
 import Glibc

@@ -1,5 +1,5 @@
 import HTTPTypes
-import Hummingbird
+import HummingbirdCore
 import NIOCore
 
 /// `PUT /api/upload?path=FOLDER/NAME.EXT`: one file from the phone, streamed to the disk

@@ -14,7 +14,7 @@ final class PageFeed: @unchecked Sendable {
         var statusAt: UInt64 = 0
         var extras = PageStatus.Extras()
         var version = 0
-        var encoded: (version: Int, json: [UInt8])?
+        var encoded: (version: Int, at: UInt64, json: [UInt8])?
         var followers: [Int: Follower] = [:]
         var nextID = 0
         /// The track whose cover was looked for, so it is looked for once.
@@ -35,9 +35,27 @@ final class PageFeed: @unchecked Sendable {
     static let maximumFollowers = 32
     static let maximumFollowersPerPeer = 8
 
+    /// How often every follower gets the status though nothing changed: the page's clock
+    /// is set right again, and a connection that died is found.
+    static let keepAliveSeconds = 15
+    private var keepAlive: DispatchSourceTimer?
+
     init(library: LibraryPaths, volumeRange: ClosedRange<Int>) {
         self.library = library
         shared.withLock { $0.extras.volumeRange = volumeRange }
+    }
+
+    /// The keep-alive wakes, while the server runs.
+    func startKeepAlive() {
+        let timer = DispatchSource.makeTimerSource(queue: files)
+        timer.schedule(deadline: .now() + .seconds(Self.keepAliveSeconds), repeating: .seconds(Self.keepAliveSeconds))
+        timer.setEventHandler { [weak self] in
+            self?.shared.withLock { shared in
+                for follower in shared.followers.values { follower.wake.yield() }
+            }
+        }
+        timer.resume()
+        keepAlive = timer
     }
 
     // MARK: Told (any thread, never waits)
@@ -45,6 +63,15 @@ final class PageFeed: @unchecked Sendable {
     func playerEvent(_ event: PlayerEvent) {
         guard case .changed(let changes, let status) = event else { return }
         let now = MonotonicClock.now()
+        // The player says "nothing changed" once a second while playing (the screen's
+        // clock): the page runs its own clock from `elapsed`, so no follower is woken.
+        guard !changes.isEmpty else {
+            shared.withLock { shared in
+                shared.status = status
+                shared.statusAt = now
+            }
+            return
+        }
         let lookUpCover = !changes.isDisjoint(with: [.track, .tags])
         change { shared in
             shared.status = status
@@ -56,6 +83,8 @@ final class PageFeed: @unchecked Sendable {
 
     func sleepUntil(_ deadline: UInt64?) { change { $0.extras.sleepUntil = deadline } }
     func keysLocked(_ locked: Bool) { change { $0.extras.keysLocked = locked } }
+    /// A card the cards file does not know was put on a reader: the page offers to link it.
+    func unknownCard(_ card: String) { change { $0.extras.unknownCard = card } }
     func notices(_ notices: [String]) { change { $0.extras.notices = notices } }
     func volumeRange(_ range: ClosedRange<Int>) { change { $0.extras.volumeRange = range } }
 
@@ -82,10 +111,14 @@ final class PageFeed: @unchecked Sendable {
     /// The status now, as JSON.
     func json() -> [UInt8] {
         shared.withLock { shared -> [UInt8] in
-            if let encoded = shared.encoded, encoded.version == shared.version, shared.status.state != .playing { return encoded.json }
-            let status = PageStatus(shared.status, at: shared.statusAt, extras: shared.extras, library: library, now: MonotonicClock.now())
+            let now = MonotonicClock.now()
+            // Made once for all the followers a change wakes; while playing, `elapsed` moves,
+            // so a copy older than a quarter of a second is made again.
+            if let encoded = shared.encoded, encoded.version == shared.version,
+               shared.status.state != .playing || now &- encoded.at < 250_000_000 { return encoded.json }
+            let status = PageStatus(shared.status, at: shared.statusAt, extras: shared.extras, library: library, now: now)
             let json = (try? Array(PageReplies.encoder.encode(status))) ?? Array("{}".utf8)
-            shared.encoded = (shared.version, json)
+            shared.encoded = (shared.version, now, json)
             return json
         }
     }
@@ -110,11 +143,6 @@ final class PageFeed: @unchecked Sendable {
         return (id, stream)
     }
 
-    /// Wakes one follower though nothing changed (its keep-alive).
-    func nudge(_ id: Int) {
-        shared.withLock { shared in _ = shared.followers[id]?.wake.yield() }
-    }
-
     func stop(following id: Int) {
         let follower = shared.withLock { $0.followers.removeValue(forKey: id) }
         follower?.wake.finish()
@@ -122,8 +150,10 @@ final class PageFeed: @unchecked Sendable {
 
     var followers: Int { shared.current.followers.count }
 
-    /// Ends every follower's stream (the server stops).
+    /// Ends every follower's stream and the keep-alive (the server stops).
     func stopAll() {
+        keepAlive?.cancel()
+        keepAlive = nil
         let all = shared.withLock { shared -> [Follower] in
             defer { shared.followers.removeAll() }
             return Array(shared.followers.values)

@@ -21,6 +21,8 @@ struct PageStatus: Encodable, Equatable, Sendable {
     var consume: String
     var sleepLeft: Double?
     var keysLocked: Bool
+    /// The last card read that the cards file does not know (the Cards tab offers it).
+    var unknownCard: String?
     var trouble: String?
     var position: Int?
     var length: Int
@@ -31,6 +33,7 @@ struct PageStatus: Encodable, Equatable, Sendable {
     struct Extras: Equatable, Sendable {
         var sleepUntil: UInt64?
         var keysLocked = false
+        var unknownCard: String?
         /// The screen's notices (a config error with its line, a busy port...).
         var notices: [String] = []
         var volumeRange = 0...100
@@ -72,6 +75,7 @@ struct PageStatus: Encodable, Equatable, Sendable {
         consume = Self.mpdWord(status.options.consume.rawValue)
         sleepLeft = extras.sleepUntil.map { $0 > now ? (Double($0 - now) / 1e8).rounded() / 10 : 0 }
         keysLocked = extras.keysLocked
+        unknownCard = extras.unknownCard
         trouble = ScreenRenderer.trouble(status) ?? (extras.notices.isEmpty ? nil : extras.notices.joined(separator: "; "))
         position = status.queuePosition
         length = status.queueLength

@@ -230,6 +230,8 @@ function applyStatus(st) {
     S.queueStale = true;
     if (S.tab === 'queue' || S.side === 'queue') loadQueue();
   }
+  // A card the box does not know was just read: the Cards tab offers to link it.
+  if (st.unknownCard && (!prev || prev.unknownCard !== st.unknownCard) && S.tab === 'cards') loadCards();
   markCurrent();
   tick();
   loop();

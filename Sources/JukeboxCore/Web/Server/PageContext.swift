@@ -1,16 +1,15 @@
-import Hummingbird
 import NIOCore
 
-/// A request's context: Hummingbird's, with the address the request came from (for the
-/// login back-off, the log, and the followers per address).
-struct PageContext: RequestContext {
-    var coreContext: CoreRequestContextStorage
+/// What a request's handler knows besides the request: the address it came from (for
+/// the login back-off, the log, and the followers per address).
+struct PageContext: Sendable {
     let peer: String
 
-    init(source: ApplicationRequestContextSource) {
-        coreContext = .init(source: source)
-        peer = source.channel.remoteAddress?.ipAddress ?? "unknown"
+    init(channel: any Channel) {
+        peer = channel.remoteAddress?.ipAddress ?? "unknown"
     }
+
+    init(peer: String) { self.peer = peer }
 
     /// JSON bodies the page sends are small; uploads stream and never collect.
     var maxUploadSize: Int { 512 << 10 }

@@ -1,7 +1,9 @@
-import Hummingbird
+import HTTPTypes
+import HummingbirdCore
+import NIOCore
 
 /// Every path the page server answers, in one table: the method, the path, and the
-/// handler. Anything else is a 404.
+/// handler. Another path is a 404, another method on a known path a 405.
 enum PageRoutes {
     typealias Handler = @Sendable (PageAPI) -> @Sendable (Request, PageContext) async -> Response
 
@@ -25,12 +27,22 @@ enum PageRoutes {
         (.put, "/api/upload", { api in api.upload }),
     ]
 
-    static func router(_ api: PageAPI) -> Router<PageContext> {
-        let router = Router(context: PageContext.self)
-        for route in table {
-            let handle = route.handler(api)
-            router.on(RouterPath(route.path), method: route.method) { request, context in await handle(request, context) }
+    /// The table, looked up by path, then by method.
+    struct Responder: Sendable {
+        let handlers: [String: [HTTPRequest.Method: @Sendable (Request, PageContext) async -> Response]]
+
+        init(_ api: PageAPI) {
+            var handlers: [String: [HTTPRequest.Method: @Sendable (Request, PageContext) async -> Response]] = [:]
+            for route in PageRoutes.table { handlers[route.path, default: [:]][route.method] = route.handler(api) }
+            self.handlers = handlers
         }
-        return router
+
+        func respond(to request: Request, _ context: PageContext) async -> Response {
+            guard let methods = handlers[String(request.uri.path)] else { return PageReplies.refused(.notFound, "no such page") }
+            // HEAD is GET without the body (the server leaves it out).
+            let method = request.method == .head ? .get : request.method
+            guard let handle = methods[method] else { return PageReplies.refused(.methodNotAllowed, "not with \(request.method)") }
+            return await handle(request, context)
+        }
     }
 }

@@ -1,13 +1,16 @@
-import Hummingbird
+import HTTPTypes
+import HummingbirdCore
 import Logging
 import NIOCore
 import NIOPosix
 import ServiceLifecycle
 
-/// Hummingbird, run for the page on an event loop of its own: started on a task, told
+/// HummingbirdCore's HTTP server, run for the page on an event loop of its own (no Date
+/// header: a box without a clock battery may not know the date): started on a task, told
 /// to stop gracefully, and given a moment before its task is cancelled outright.
 final class PageServer: @unchecked Sendable {
     private let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+    private let executor = PageExecutor()
     private var task: Task<Void, any Error>?
     private var lifecycle: ServiceLifecycle.ServiceGroup?
 
@@ -18,29 +21,37 @@ final class PageServer: @unchecked Sendable {
 
     /// Starts listening; returns once it listens or could not. `ended` is told if it
     /// stops by itself later.
-    func start(address: String, port: Int, router: Router<PageContext>, logger: Logger,
+    func start(address: String, port: Int, routes: PageRoutes.Responder, logger: Logger,
                ended: @escaping @Sendable (any Error) -> Void) -> Started {
         let outcome = ConditionLocked<Started?>(nil)
         let gate = ConnectionGate()
-        let app = Application(
-            router: router,
-            server: .http1(configuration: .init(
+        let server: any ServiceLifecycle.Service
+        do {
+            // HummingbirdCore's HTTP/1 server: NIO's parser, header limits, and a deadline
+            // for each request's head (slowloris is closed); the gate bounds the rest.
+            server = try HTTPServerBuilder.http1(configuration: .init(
                 additionalChannelHandlers: [gate.handler],
-                // A connection has this long to send its request: slowloris is closed.
                 idleTimeout: .seconds(10),
-                httpDecoderConfiguration: .init(maxHeaderFieldSize: 8 << 10, maxHeaderListSize: 16 << 10, maxHeaderFieldCount: 64))),
-            configuration: .init(address: .hostname(address, port: port), serverName: nil, backlog: 64, reuseAddress: true),
-            onServerRunning: { channel in
-                outcome.withLock { access in
-                    access.wholeValue = .listening(port: channel.localAddress?.port ?? port)
-                    access.broadcast()
-                }
-            },
-            eventLoopGroupProvider: .shared(group),
-            logger: Self.quiet(logger))
-        let lifecycle = ServiceLifecycle.ServiceGroup(configuration: .init(services: [app], logger: Self.quiet(logger)))
+                httpDecoderConfiguration: .init(maxHeaderFieldSize: 8 << 10, maxHeaderListSize: 16 << 10, maxHeaderFieldCount: 64))
+            ).buildServer(
+                configuration: .init(address: .hostname(address, port: port), serverName: nil, backlog: 64, reuseAddress: true),
+                eventLoopGroup: group, logger: Self.quiet(logger),
+                responder: { request, writer, channel in
+                    let response = await routes.respond(to: request, PageContext(channel: channel))
+                    try await writer.write(response: response.head, body: response.body)
+                },
+                onServerRunning: { channel in
+                    outcome.withLock { access in
+                        access.wholeValue = .listening(port: channel.localAddress?.port ?? port)
+                        access.broadcast()
+                    }
+                })
+        } catch {
+            return .failed(error)
+        }
+        let lifecycle = ServiceLifecycle.ServiceGroup(configuration: .init(services: [server], logger: Self.quiet(logger)))
         self.lifecycle = lifecycle
-        task = Task {
+        task = Task(executorPreference: executor) {
             do {
                 try await lifecycle.run()
             } catch {
@@ -54,12 +65,21 @@ final class PageServer: @unchecked Sendable {
                 throw error
             }
         }
+        let deadline = MonotonicClock.now() + Self.startPatience
         return outcome.withLock { access -> Started in
-            while true {
+            while MonotonicClock.now() < deadline {
                 if let started = access.wholeValue { return started }
                 access.wait(nanoseconds: 100_000_000)
             }
+            return .failed(StartTimeout())
         }
+    }
+
+    /// A server that neither listens nor fails in this time is given up (and retried).
+    static let startPatience: UInt64 = 10_000_000_000
+
+    struct StartTimeout: Error, CustomStringConvertible {
+        var description: String { "it did not start within 10 s" }
     }
 
     /// Stops gracefully, waiting at most `patience` seconds before cancelling.
@@ -67,7 +87,7 @@ final class PageServer: @unchecked Sendable {
         let done = ConditionLocked(false)
         let lifecycle = self.lifecycle
         let task = self.task
-        Task {
+        Task(executorPreference: executor) {
             await lifecycle?.triggerGracefulShutdown()
             _ = try? await task?.value
             done.withLock { $0.wholeValue = true; $0.broadcast() }
@@ -81,7 +101,7 @@ final class PageServer: @unchecked Sendable {
         try? group.syncShutdownGracefully()
     }
 
-    /// Hummingbird's own log is for its developers: only its errors reach ours.
+    /// The server's own log is for its developers: only its errors reach ours.
     private static func quiet(_ logger: Logger) -> Logger {
         var logger = logger
         logger.logLevel = .error
