@@ -19,10 +19,11 @@ FONT_PACKAGES="fonts-dejavu-core fonts-wqy-microhei"
 # the board's emulated PN532 (Tests/VirtualBoard/card-reader-host) is held against;
 # snapserver, which runs `jukebox snapcast-plugin` as its controlscript in the tests, and
 # the Python modules its own meta_mpd.py plugin imports (it is run against the box);
-# snapclient, the rooms the Snapcast output is heard in (SnapcastRoomsTests); and
+# snapclient, the rooms the Snapcast output is heard in (SnapcastRoomsTests);
 # avahi-daemon on a private D-Bus, with avahi-browse, that the box's zeroconf
-# announcements are found through (ZeroconfDaemonTests).
-TEST_PACKAGES="sox flac lame mpg123 ffmpeg vorbis-tools opus-tools mpc time python3-mpd ncmpcpp ncmpc libmpdclient-dev tmux nginx-light iproute2 icecast2 mpd libnfc-bin snapserver snapclient python3-dbus python3-gi python3-musicbrainzngs avahi-daemon avahi-utils dbus"
+# announcements are found through (ZeroconfDaemonTests); and Chromium with its driver
+# and Selenium for the page's tests in a browser (Tests/Browser/page-tests).
+TEST_PACKAGES="sox flac lame mpg123 ffmpeg vorbis-tools opus-tools mpc time python3-mpd ncmpcpp ncmpc libmpdclient-dev tmux nginx-light iproute2 icecast2 mpd libnfc-bin snapserver snapclient python3-dbus python3-gi python3-musicbrainzngs avahi-daemon avahi-utils dbus chromium chromium-driver python3-selenium"
 # Measuring tools and the peers the benchmarks run beside us.
 BENCH_PACKAGES="time mpd mpc libjpeg-turbo-progs"
 
