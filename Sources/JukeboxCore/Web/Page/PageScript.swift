@@ -557,7 +557,8 @@ function send(e) {
 }
 function finish(e, ok, text) {
   up.active -= 1;
-  if (ok) { up.done += 1; e.bar.value = 1; } else up.failed += 1;
+  // A new file is in the library: the library's list is made again when next shown.
+  if (ok) { up.done += 1; e.bar.value = 1; S.libStarted = false; } else up.failed += 1;
   e.li.classList.add(ok ? 'ok' : 'bad');
   e.state.textContent = text;
   summary(); pump();

@@ -17,7 +17,7 @@ import NIOHTTPTypes
 /// one is closed at once.
 final class ConnectionGate: @unchecked Sendable {
     struct Limits: Sendable {
-        var waitingLimit = 32
+        var waitingLimit = 128
         var hardLimit = 512
         var stallSeconds: Int64 = 30
     }

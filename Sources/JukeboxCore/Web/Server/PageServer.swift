@@ -34,7 +34,7 @@ final class PageServer: @unchecked Sendable {
                 idleTimeout: .seconds(10),
                 httpDecoderConfiguration: .init(maxHeaderFieldSize: 8 << 10, maxHeaderListSize: 16 << 10, maxHeaderFieldCount: 64))
             ).buildServer(
-                configuration: .init(address: .hostname(address, port: port), serverName: nil, backlog: 64, reuseAddress: true),
+                configuration: .init(address: .hostname(address, port: port), serverName: nil, backlog: 1024, reuseAddress: true),
                 eventLoopGroup: group, logger: Self.quiet(logger),
                 responder: { request, writer, channel in
                     let response = await routes.respond(to: request, PageContext(channel: channel))
