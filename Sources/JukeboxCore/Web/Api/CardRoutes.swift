@@ -43,12 +43,11 @@ extension PageAPI {
     }
 
     func linkCard(_ request: Request, _ context: PageContext) async -> Response {
-        if let refusal = refusalToChange(request) { return refusal }
         guard let service = parts.cards else { return PageReplies.refused(.notFound, "this box has no cards") }
         let link: Link
-        switch await PageReplies.decode(Link.self, from: request, context: context) {
-        case .success(let body): link = body
-        case .failure(let refusal): return PageReplies.refused(.badRequest, refusal.reason)
+        switch await change(Link.self, request, context) {
+        case .body(let body): link = body
+        case .refused(let answer): return answer
         }
         let logger = self.logger
         let peer = context.peer
@@ -85,12 +84,11 @@ extension PageAPI {
     struct Unlink: Decodable { var card: String }
 
     func unlinkCard(_ request: Request, _ context: PageContext) async -> Response {
-        if let refusal = refusalToChange(request) { return refusal }
         guard let service = parts.cards else { return PageReplies.refused(.notFound, "this box has no cards") }
         let unlink: Unlink
-        switch await PageReplies.decode(Unlink.self, from: request, context: context) {
-        case .success(let body): unlink = body
-        case .failure(let refusal): return PageReplies.refused(.badRequest, refusal.reason)
+        switch await change(Unlink.self, request, context) {
+        case .body(let body): unlink = body
+        case .refused(let answer): return answer
         }
         guard let id = CardID(unlink.card) else { return PageReplies.refused(.badRequest, "\(unlink.card.prefix(40)) is not a card number") }
         let logger = self.logger

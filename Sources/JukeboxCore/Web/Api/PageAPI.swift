@@ -71,6 +71,21 @@ final class PageAPI: @unchecked Sendable {
         }
     }
 
+    /// What a change's handler gets: its body, or the answer refusing the request.
+    enum Checked<Body> {
+        case body(Body)
+        case refused(Response)
+    }
+
+    /// A change's JSON body, once the request may make it (`refusalToChange`).
+    func change<Body: Decodable>(_ type: Body.Type, _ request: Request, _ context: PageContext) async -> Checked<Body> {
+        if let refusal = refusalToChange(request) { return .refused(refusal) }
+        switch await PageReplies.decode(type, from: request, context: context) {
+        case .success(let body): return .body(body)
+        case .failure(let refusal): return .refused(PageReplies.refused(.badRequest, refusal.reason))
+        }
+    }
+
     func crossSite(_ request: Request) -> String? {
         CrossSiteCheck.refusal(marker: request.headers[HTTPField.Name(CrossSiteCheck.header)!], origin: request.headers[.origin],
                                host: request.head.authority,

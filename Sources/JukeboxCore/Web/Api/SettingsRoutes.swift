@@ -49,12 +49,11 @@ extension PageAPI {
     }
 
     func saveConfig(_ request: Request, _ context: PageContext) async -> Response {
-        if let refusal = refusalToChange(request) { return refusal }
         guard let source = parts.configSource else { return PageReplies.refused(.notFound, "this box runs without a config file") }
         let edit: ConfigEdit
-        switch await PageReplies.decode(ConfigEdit.self, from: request, context: context) {
-        case .success(let body): edit = body
-        case .failure(let refusal): return PageReplies.refused(.badRequest, refusal.reason)
+        switch await change(ConfigEdit.self, request, context) {
+        case .body(let body): edit = body
+        case .refused(let answer): return answer
         }
         let logger = self.logger
         let peer = context.peer
