@@ -10,22 +10,33 @@ extension PageAPI {
 
     func events(_ request: Request, _ context: PageContext) async -> Response {
         let feed = parts.feed
-        guard let (id, wakes) = feed.follow(from: context.peer) else {
+        let peer = context.peer
+        guard feed.hasRoom(for: peer) else {
             return PageReplies.refused(.serviceUnavailable, "too many pages follow the box; close one")
         }
         var headers = PageReplies.securityHeaders
         headers[.contentType] = "text/event-stream"
         headers[.cacheControl] = "no-store"
         return Response(status: .ok, headers: headers, body: ResponseBody { writer in
-            // A reader that takes nothing is closed by the connection gate, which ends the
-            // write below; the feed wakes every follower now and then (`keepAliveSeconds`).
-            defer { feed.stop(following: id) }
-            for await _ in wakes {
-                var buffer = ByteBuffer(string: "event: status\ndata: ")
-                buffer.writeBytes(feed.json())
-                buffer.writeString("\n\n")
-                try await writer.write(buffer)
+            // Taken here, not above: a body that never runs (the client left before the
+            // head went out) must not keep a follower's place.
+            guard let (id, wakes) = feed.follow(from: peer) else {
+                try await writer.finish(nil)
+                return
             }
+            // A page that goes away gives its place back at once (its connection's inbound
+            // side closes); one that stays but reads nothing is closed by the connection
+            // gate, which ends the write below. The feed wakes every follower now and then
+            // (`keepAliveSeconds`).
+            defer { feed.stop(following: id) }
+            try await request.body.consumeWithInboundCloseHandler({ _ in
+                for await _ in wakes {
+                    var buffer = ByteBuffer(string: "event: status\ndata: ")
+                    buffer.writeBytes(feed.json())
+                    buffer.writeString("\n\n")
+                    try await writer.write(buffer)
+                }
+            }, onInboundClosed: { feed.stop(following: id) })
             try await writer.finish(nil)
         })
     }

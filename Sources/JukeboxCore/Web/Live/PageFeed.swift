@@ -127,13 +127,21 @@ final class PageFeed: @unchecked Sendable {
     /// than the JSON (the cover, the lyrics).
     var current: PlayerStatus { shared.current.status }
 
+    /// Whether one more page from `peer` may follow now.
+    func hasRoom(for peer: String) -> Bool {
+        shared.withLock { Self.room(in: $0.followers, for: peer) }
+    }
+
+    private static func room(in followers: [Int: Follower], for peer: String) -> Bool {
+        followers.count < maximumFollowers && followers.values.filter { $0.peer == peer }.count < maximumFollowersPerPeer
+    }
+
     /// A stream that yields once now and once after each change; nil when too many pages
     /// follow already (in all, or from `peer`). `stop` ends it.
     func follow(from peer: String) -> (id: Int, wakes: AsyncStream<Void>)? {
         let (stream, wake) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
         let id = shared.withLock { shared -> Int? in
-            guard shared.followers.count < Self.maximumFollowers,
-                  shared.followers.values.filter({ $0.peer == peer }).count < Self.maximumFollowersPerPeer else { return nil }
+            guard Self.room(in: shared.followers, for: peer) else { return nil }
             shared.nextID += 1
             shared.followers[shared.nextID] = Follower(peer: peer, wake: wake)
             return shared.nextID
