@@ -44,7 +44,8 @@ public final class WebService: Service, @unchecked Sendable {
         }
         let port = settings.port ?? Self.defaultPort()
         let server = PageServer()
-        switch server.start(address: settings.address, port: port, routes: PageRoutes.Responder(api), logger: logger, ended: died) {
+        let routes = PageRoutes.Responder(api)
+        switch server.start(address: settings.address, port: port, respond: { await routes.respond(to: $0, $1) }, logger: logger, ended: died) {
         case .failed(let error):
             server.stop(patience: 0)
             throw WebStartError(address: settings.address, port: port, reason: "\(error)")

@@ -9,10 +9,20 @@ import ServiceLifecycle
 /// header: a box without a clock battery may not know the date): started on a task, told
 /// to stop gracefully, and given a moment before its task is cancelled outright.
 final class PageServer: @unchecked Sendable {
-    private let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+    /// One loop thread for every page server the process starts, made on first use and
+    /// never shut down. HummingbirdCore finishes a graceful stop on a task of its own, which
+    /// may run after the server's task has ended (late, when Swift's pool is busy); on a
+    /// loop already shut down its promises would be dropped unfulfilled, which NIO's debug
+    /// builds trap on, and release builds leak.
+    private static let loop = MultiThreadedEventLoopGroup(numberOfThreads: 1)
     private let executor = PageExecutor()
     private var task: Task<Void, any Error>?
     private var lifecycle: ServiceLifecycle.ServiceGroup?
+    /// The listening socket, once it listens.
+    private let listening = ConditionLocked<(any Channel)?>(nil)
+
+    /// What answers each request.
+    typealias Respond = @Sendable (Request, PageContext) async -> Response
 
     enum Started {
         case listening(port: Int)
@@ -21,7 +31,7 @@ final class PageServer: @unchecked Sendable {
 
     /// Starts listening; returns once it listens or could not. `ended` is told if it
     /// stops by itself later.
-    func start(address: String, port: Int, routes: PageRoutes.Responder, logger: Logger,
+    func start(address: String, port: Int, respond: @escaping Respond, logger: Logger,
                ended: @escaping @Sendable (any Error) -> Void) -> Started {
         let outcome = ConditionLocked<Started?>(nil)
         let gate = ConnectionGate()
@@ -35,12 +45,13 @@ final class PageServer: @unchecked Sendable {
                 httpDecoderConfiguration: .init(maxHeaderFieldSize: 8 << 10, maxHeaderListSize: 16 << 10, maxHeaderFieldCount: 64))
             ).buildServer(
                 configuration: .init(address: .hostname(address, port: port), serverName: nil, backlog: 1024, reuseAddress: true),
-                eventLoopGroup: group, logger: Self.quiet(logger),
+                eventLoopGroup: Self.loop, logger: Self.quiet(logger),
                 responder: { request, writer, channel in
-                    let response = await routes.respond(to: request, PageContext(channel: channel))
+                    let response = await respond(request, PageContext(channel: channel))
                     try await writer.write(response: response.head, body: response.body)
                 },
-                onServerRunning: { channel in
+                onServerRunning: { [listening] channel in
+                    listening.withLock { $0.wholeValue = channel }
                     outcome.withLock { access in
                         access.wholeValue = .listening(port: channel.localAddress?.port ?? port)
                         access.broadcast()
@@ -97,8 +108,11 @@ final class PageServer: @unchecked Sendable {
             while !access.wholeValue, MonotonicClock.now() < deadline { access.wait(nanoseconds: 50_000_000) }
             return access.wholeValue
         }
-        if !finished { task?.cancel() }
-        try? group.syncShutdownGracefully()
+        guard !finished else { return }
+        task?.cancel()
+        // The cancelled task closes the socket when Swift's pool gets to it; a reload
+        // that starts the next server at once must find the port free now.
+        try? listening.current?.close().wait()
     }
 
     /// The server's own log is for its developers: only its errors reach ours.
