@@ -159,8 +159,10 @@ public final class Daemon: @unchecked Sendable {
         screen = ScreenService(settings: config.display, logger: logger)
         jingles = JinglePlayer(logger: logger) { [engine] in engine.playJingle($0) }
         cards = CardService(player: player, catalog: catalog, actions: actionLog, logger: logger) { shared.current.config }
-        pageFeed = PageFeed(library: LibraryPaths(musicDirectory: config.library.musicDirectory),
-                            volumeRange: config.playback.player.minimumVolume...config.playback.player.maximumVolume)
+        let places = PageAPI.Places(library: LibraryPaths(musicDirectory: config.library.musicDirectory), uploads: Self.uploadFolder(config))
+        // What a crash or a power cut left in the upload folder.
+        places.uploads?.sweepLeftovers()
+        pageFeed = PageFeed(library: places.library, volumeRange: Self.volumeRange(config))
         notices = BoxNotices(screen: screen, feed: pageFeed)
         resume.cardPlaces = { [cards] in cards.places(for: $0) }
         control.onNotice = { [notices] in notices.set(.control, $0) }
@@ -180,9 +182,8 @@ public final class Daemon: @unchecked Sendable {
         }
         web = WebService(settings: config.web, access: WebAccess(web: config.web, control: config.control),
                          parts: .init(feed: pageFeed, commands: pageCommands, cards: cards, catalog: catalog,
-                                      library: LibraryPaths(musicDirectory: config.library.musicDirectory), configSource: source,
-                                      uploads: Self.uploadFolder(config), name: "Jukebox"),
-                         logger: logger)
+                                      configSource: source, name: "Jukebox"),
+                         places: places, logger: logger)
         quietHours = QuietHoursService(player: player, hours: config.timers.quietHours, logger: logger)
         wire()
     }
@@ -485,6 +486,14 @@ public final class Daemon: @unchecked Sendable {
         } else if old.control.password != new.control.password {
             web.update(new.web, access: WebAccess(web: new.web, control: new.control))
         }
+        if !change.parts.isDisjoint(with: [.library, .web, .player]) {
+            var places = web.places
+            places.library = LibraryPaths(musicDirectory: new.library.musicDirectory)
+            // Not swept here: a part file in it may be an upload that began under the old
+            // rules. The next start sweeps it.
+            if Self.uploadSettings(old) != Self.uploadSettings(new) { places.uploads = Self.uploadFolder(new) }
+            web.follow(places, scope: ControlService.scope(new), volumeRange: Self.volumeRange(new))
+        }
         if change.parts.contains(.zeroconf) {
             services.restart(zeroconf) {
                 zeroconf.update(name: new.zeroconf.name,
@@ -510,13 +519,19 @@ public final class Daemon: @unchecked Sendable {
 
     // MARK: Parts chosen from the config
 
-    /// Where the page's uploads go, with what a crash left there swept away.
+    /// Where the page's uploads go, and their limits.
     private static func uploadFolder(_ config: JukeboxConfig) -> UploadFolder {
-        let uploads = UploadFolder(musicDirectory: config.library.musicDirectory, folder: config.web.uploadFolder,
-                                   limits: UploadLimits(maxBytes: config.web.maxUploadBytes, maxAtOnce: config.web.uploadsAtOnce,
-                                                        reserveBytes: config.web.keepFreeBytes))
-        _ = uploads.sweepLeftovers()
-        return uploads
+        let settings = uploadSettings(config)
+        return UploadFolder(musicDirectory: settings.musicDirectory, folder: settings.folder, limits: settings.limits)
+    }
+
+    private static func uploadSettings(_ config: JukeboxConfig) -> (musicDirectory: String, folder: String, limits: UploadLimits) {
+        (config.library.musicDirectory, config.web.uploadFolder,
+         UploadLimits(maxBytes: config.web.maxUploadBytes, maxAtOnce: config.web.uploadsAtOnce, reserveBytes: config.web.keepFreeBytes))
+    }
+
+    private static func volumeRange(_ config: JukeboxConfig) -> ClosedRange<Int> {
+        config.playback.player.minimumVolume...config.playback.player.maximumVolume
     }
 
     /// The route over the configured devices that clients left switched on; the music

@@ -21,9 +21,9 @@ public final class WebService: Service, @unchecked Sendable {
         var server: PageServer?
     }
 
-    init(settings: JukeboxConfig.Web, access: WebAccess, parts: PageAPI.Parts, logger: Logger) {
+    init(settings: JukeboxConfig.Web, access: WebAccess, parts: PageAPI.Parts, places: PageAPI.Places, logger: Logger) {
         feed = parts.feed
-        api = PageAPI(parts: parts, access: access, logger: logger)
+        api = PageAPI(parts: parts, places: places, access: access, logger: logger)
         self.logger = logger
         shared = ConditionLocked(Current(settings: settings))
     }
@@ -35,6 +35,17 @@ public final class WebService: Service, @unchecked Sendable {
     }
 
     var settings: JukeboxConfig.Web { shared.current.settings }
+
+    /// The music folder and the upload rules the page works with now.
+    var places: PageAPI.Places { api.places }
+
+    /// A reload moved the music folder, the upload rules or the volume's range: the page
+    /// follows at once, without a restart, so the phones following it stay connected.
+    func follow(_ places: PageAPI.Places, scope: ControlServer.Scope, volumeRange: ClosedRange<Int>) {
+        api.follow(places)
+        api.parts.commands.follow(scope)
+        feed.follow(library: places.library, volumeRange: volumeRange)
+    }
 
     public func start(died: @escaping @Sendable (any Error) -> Void) throws {
         let settings = self.settings

@@ -22,7 +22,7 @@ extension PageAPI {
 
     func cardList(_ request: Request, _ context: PageContext) async -> Response {
         guard let service = parts.cards else { return PageReplies.refused(.notFound, "this box has no cards") }
-        let library = parts.library
+        let library = places.library
         let overview = await offLoop { service.overview() }
         let cards = overview.file.entries.map { entry in
             CardsView.Card(card: entry.id.text, title: entry.title, plays: "\(entry.does)",

@@ -13,15 +13,22 @@ final class PageAPI: @unchecked Sendable {
         var commands: PageCommands
         var cards: CardService?
         var catalog: LibraryCatalog
-        var library: LibraryPaths
         /// Where the config is read and saved; nil: the box runs without a file.
         var configSource: ConfigSource?
-        /// Where uploads go; nil: uploads are off.
-        var uploads: UploadFolder?
         var name: String
     }
 
+    /// What a live reload of the config moves: the music folder, and the upload rules.
+    struct Places: Sendable {
+        var library: LibraryPaths
+        /// Where uploads go; nil: uploads are off.
+        var uploads: UploadFolder?
+    }
+
     let parts: Parts
+    /// Read once per request: a request already running keeps the places it began with.
+    private let currentPlaces: ConditionLocked<Places>
+    var places: Places { currentPlaces.current }
     let logger: Logger
     /// The rules, the logins and the back-off: one locked value.
     let guardian: ConditionLocked<Guardian>
@@ -34,10 +41,16 @@ final class PageAPI: @unchecked Sendable {
         var throttle = LoginThrottle()
     }
 
-    init(parts: Parts, access: WebAccess, logger: Logger) {
+    init(parts: Parts, places: Places, access: WebAccess, logger: Logger) {
         self.parts = parts
+        currentPlaces = ConditionLocked(places)
         self.logger = logger
         guardian = ConditionLocked(Guardian(access: access))
+    }
+
+    /// The music folder or the upload rules changed (a reload).
+    func follow(_ places: Places) {
+        currentPlaces.withLock { $0.wholeValue = places }
     }
 
     /// The rules changed (a reload): with another password every login ends.

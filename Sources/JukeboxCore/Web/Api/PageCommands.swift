@@ -35,22 +35,35 @@ final class PageCommands: @unchecked Sendable {
         }
     }
 
-    private let reader: ControlSession
-    private let changer: ControlSession
+    /// Used on `queue` only (and by a test, alone).
+    private var reader: ControlSession
+    private var changer: ControlSession
     private let queue = DispatchQueue(label: "jukebox.page.commands")
+    /// Makes both sessions for the folders of a scope.
+    private let makeSessions: @Sendable (ControlServer.Scope) -> (reader: ControlSession, changer: ControlSession)
     /// Sets the key lock; says whether it is locked now.
     private let setKeyLock: @Sendable (Bool) -> Void
 
     init(player: Player, scope: ControlServer.Scope, catalog: LibraryCatalog, outputs: OutputSwitches, sleepTimer: SleepTimerService?,
          setKeyLock: @escaping @Sendable (Bool) -> Void) {
-        let board = MessageBoard()
-        // Never local (no `config`); the reader's password is one no one can send.
-        reader = ControlSession(player: player, scope: scope, catalog: catalog, outputs: outputs, local: false,
-                                password: WebSessions.token(), board: board)
-        changer = ControlSession(player: player, scope: scope, catalog: catalog, outputs: outputs, local: false, password: "", board: board)
-        reader.sleepTimer = sleepTimer
-        changer.sleepTimer = sleepTimer
+        makeSessions = { scope in
+            let board = MessageBoard()
+            // Never local (no `config`); the reader's password is one no one can send.
+            let reader = ControlSession(player: player, scope: scope, catalog: catalog, outputs: outputs, local: false,
+                                        password: WebSessions.token(), board: board)
+            let changer = ControlSession(player: player, scope: scope, catalog: catalog, outputs: outputs, local: false, password: "",
+                                         board: board)
+            reader.sleepTimer = sleepTimer
+            changer.sleepTimer = sleepTimer
+            return (reader, changer)
+        }
+        (reader, changer) = makeSessions(scope)
         self.setKeyLock = setKeyLock
+    }
+
+    /// A reload moved the music or playlists folder: the commands after this one see it.
+    func follow(_ scope: ControlServer.Scope) {
+        queue.async { [self] in (reader, changer) = makeSessions(scope) }
     }
 
     /// Runs `line` with or without the right to change, off the caller's thread.

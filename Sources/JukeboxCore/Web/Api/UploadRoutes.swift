@@ -15,7 +15,7 @@ extension PageAPI {
 
     func upload(_ request: Request, _ context: PageContext) async -> Response {
         if let refusal = refusalToChange(request) { return closing(refusal) }
-        guard let uploads = parts.uploads else { return closing(PageReplies.refused(.notFound, "uploads are off")) }
+        guard let uploads = places.uploads else { return closing(PageReplies.refused(.notFound, "uploads are off")) }
         let name = request.uri.queryParameters["path"].map(String.init) ?? ""
         let declared = request.headers[.contentLength].flatMap { Int64($0) }
         let begun = await offLoop { () -> Result<UploadInProgress, UploadRefusal> in

@@ -10,6 +10,8 @@ import FoundationEssentials
 /// made once per change, by the first follower that asks for it.
 final class PageFeed: @unchecked Sendable {
     private struct Shared {
+        /// Where the music is: the page is shown paths inside it.
+        var library: LibraryPaths
         var status = PlayerStatus()
         var statusAt: UInt64 = 0
         var extras = PageStatus.Extras()
@@ -26,8 +28,7 @@ final class PageFeed: @unchecked Sendable {
         var wake: AsyncStream<Void>.Continuation
     }
 
-    private let shared = ConditionLocked(Shared())
-    private let library: LibraryPaths
+    private let shared: ConditionLocked<Shared>
     /// Where covers are looked for (it reads folders): never the player's thread.
     private let files = DispatchQueue(label: "jukebox.page.files")
 
@@ -41,8 +42,9 @@ final class PageFeed: @unchecked Sendable {
     private var keepAlive: DispatchSourceTimer?
 
     init(library: LibraryPaths, volumeRange: ClosedRange<Int>) {
-        self.library = library
-        shared.withLock { $0.extras.volumeRange = volumeRange }
+        var first = Shared(library: library)
+        first.extras.volumeRange = volumeRange
+        shared = ConditionLocked(first)
     }
 
     /// The keep-alive wakes, while the server runs.
@@ -86,7 +88,13 @@ final class PageFeed: @unchecked Sendable {
     /// A card the cards file does not know was put on a reader: the page offers to link it.
     func unknownCard(_ card: String) { change { $0.extras.unknownCard = card } }
     func notices(_ notices: [String]) { change { $0.extras.notices = notices } }
-    func volumeRange(_ range: ClosedRange<Int>) { change { $0.extras.volumeRange = range } }
+    /// A reload moved the music folder (the paths the page shows) or the volume's range.
+    func follow(library: LibraryPaths, volumeRange: ClosedRange<Int>) {
+        change { shared in
+            shared.library = library
+            shared.extras.volumeRange = volumeRange
+        }
+    }
 
     private func change(_ edit: (inout Shared) -> Void) {
         shared.withLock { shared in
@@ -116,7 +124,7 @@ final class PageFeed: @unchecked Sendable {
             // so a copy older than a quarter of a second is made again.
             if let encoded = shared.encoded, encoded.version == shared.version,
                shared.status.state != .playing || now &- encoded.at < 250_000_000 { return encoded.json }
-            let status = PageStatus(shared.status, at: shared.statusAt, extras: shared.extras, library: library, now: now)
+            let status = PageStatus(shared.status, at: shared.statusAt, extras: shared.extras, library: shared.library, now: now)
             let json = (try? Array(PageReplies.encoder.encode(status))) ?? Array("{}".utf8)
             shared.encoded = (shared.version, now, json)
             return json
