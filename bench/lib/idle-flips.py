@@ -6,20 +6,12 @@
                                     flips `repeat`, 20 ms apart; with `watch`, then the commands
                                     a phone app sends as it watches (status, currentsong, setvol)
 """
-import socket, sys, time
+import sys, time
+
+from control_socket import ControlSocket
+
 path, changes, watch = sys.argv[1], int(sys.argv[2]), sys.argv[3:] == ["watch"]
-class Client:
-    def __init__(self):
-        self.s = socket.socket(socket.AF_UNIX); self.s.connect(path); self.buf = b""; self.until(b"\n")
-    def until(self, end):
-        while end not in self.buf:
-            chunk = self.s.recv(1 << 16)
-            if not chunk: raise EOFError
-            self.buf += chunk
-        i = self.buf.index(end) + len(end); out, self.buf = self.buf[:i], self.buf[i:]; return out
-    def ask(self, line):
-        self.s.sendall(line); return self.until(b"OK\n")
-changer, waiter = Client(), Client()
+changer, waiter = ControlSocket(path), ControlSocket(path)
 if changes < 0:  # wait for the library: 10,000 songs and no update running
     while b"songs: 10000" not in changer.ask(b"stats\n") or b"updating_db" in changer.ask(b"status\n"): time.sleep(0.5)
     sys.exit()

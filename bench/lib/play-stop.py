@@ -12,37 +12,14 @@ EVERY cycles (default 1,000) and at the end it prints a line
     cycle N vmrss_kb V rssanon_kb A
 from /proc/PID/status, and at the end how many cycles' track did not start within 5 s.
 """
-import socket, sys, time
+import sys, time
+
+from control_socket import ControlSocket
 
 path, pid, cycles = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 every = int(sys.argv[4]) if len(sys.argv) > 4 else 1000
 until_heard = "heard" in sys.argv[5:]
 reconnect = "reconnect" in sys.argv[5:]
-
-
-class Client:
-    def __init__(self):
-        self.s = socket.socket(socket.AF_UNIX)
-        self.s.connect(path)
-        self.buf = b""
-        self.until(b"\n")
-
-    def until(self, end):
-        while end not in self.buf:
-            chunk = self.s.recv(1 << 16)
-            if not chunk:
-                raise EOFError("the daemon closed the connection")
-            self.buf += chunk
-        i = self.buf.index(end) + len(end)
-        out, self.buf = self.buf[:i], self.buf[i:]
-        return out
-
-    def ask(self, line):
-        self.s.sendall(line)
-        reply = self.until(b"OK\n") if not self.buf.startswith(b"ACK") else self.until(b"\n")
-        if reply.startswith(b"ACK"):
-            raise RuntimeError(reply.decode(errors="replace").strip())
-        return reply
 
 
 def memory():
@@ -75,13 +52,13 @@ def wait_for(client, done, seconds):
     return True
 
 
-c = Client()
+c = ControlSocket(path)
 slow = 0
 report(0)
 for n in range(1, cycles + 1):
     if reconnect:
         c.s.close()
-        c = Client()
+        c = ControlSocket(path)
     c.ask(b"play 0\n")
     if not wait_for(c, started, 5):
         slow += 1

@@ -13,7 +13,9 @@ sending) to that follower reading an `event: status` whose title differs from th
 before. Then `command_ms`
 lines: the command's own round trip.
 """
-import http.client, json, socket, sys, threading, time
+import http.client, json, sys, threading, time
+
+from control_socket import ControlSocket
 
 mode, host, port, control, n = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4], int(sys.argv[5])
 changed = threading.Condition()
@@ -50,36 +52,12 @@ class Follower(threading.Thread):
                     changed.notify_all()
 
 
-class Control:
-    """The box's control socket (the MPD protocol): one command, its OK read."""
-
-    def __init__(self):
-        self.s = socket.socket(socket.AF_UNIX)
-        self.s.connect(control)
-        self.buf = b""
-        self.until(b"\n")
-
-    def until(self, end):
-        while end not in self.buf:
-            chunk = self.s.recv(1 << 16)
-            if not chunk:
-                raise EOFError
-            self.buf += chunk
-        i = self.buf.index(end) + len(end)
-        out, self.buf = self.buf[:i], self.buf[i:]
-        return out
-
-    def command(self, line):
-        self.s.sendall(line + b"\n")
-        return self.until(b"OK\n")
-
-
 followers = [Follower(i) for i in range(n)]
 for f in followers:
     f.start()
 for f in followers:
     f.ready.wait(10)
-ctl = Control()
+ctl = ControlSocket(control)
 
 if mode == "load":
     seconds = float(sys.argv[6])
@@ -89,7 +67,7 @@ if mode == "load":
         time.sleep(max(0.0, min(every, end - time.monotonic())))
         if time.monotonic() >= end:
             break
-        ctl.command(b"next")
+        ctl.ask(b"next")
     with changed:
         print("events", sum(len(f.seen) for f in followers))
     sys.exit(0)
@@ -107,7 +85,7 @@ for _ in range(count):
         before = followers[0].seen[-1][1]
         marks = [len(f.seen) for f in followers]
     sent = time.monotonic()
-    ctl.command(b"next")
+    ctl.ask(b"next")
     ok = time.monotonic()
     commands.append((ok - sent) * 1000)
 
