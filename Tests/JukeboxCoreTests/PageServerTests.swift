@@ -14,7 +14,7 @@ import Testing
         let server = PageServer()
         let started = server.start(address: "127.0.0.1", port: port, respond: { _, _ in
             try? await Task.sleep(nanoseconds: UInt64(delay * 1e9))
-            return PageReplies.file("answered", type: "text/plain")
+            return PageFile("answered", type: "text/plain").reply(ifNoneMatch: nil)
         }, logger: Logger(label: "test"), ended: { _ in })
         guard case .listening(let port) = started else {
             Issue.record("the server did not start: \(started)")

@@ -3,8 +3,8 @@ import HTTPTypes
 import HummingbirdCore
 import NIOCore
 
-/// How the page's answers are made: JSON with no caching, the page's own files, and the
-/// headers every answer carries.
+/// How the page's answers are made: JSON with no caching, and the headers every answer
+/// carries (the page's own files are `PageFile`).
 enum PageReplies {
     /// The page loads nothing from anywhere else, and nothing may frame it.
     static let securityHeaders: HTTPFields = [
@@ -47,13 +47,6 @@ enum PageReplies {
         var extra: HTTPFields = [:]
         if let retryAfter { extra[.retryAfter] = "\(Int(retryAfter.rounded(.up)))" }
         return json(Failure(error: reason, retryAfter: retryAfter), status: status, extra: extra)
-    }
-
-    static func file(_ text: String, type: String) -> Response {
-        var headers = securityHeaders
-        headers[.contentType] = type
-        headers[.cacheControl] = "no-cache"
-        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: text)))
     }
 
     /// A small JSON body, decoded; nil (with the reason) when it is not what was asked.

@@ -8,9 +8,9 @@ enum PageRoutes {
     typealias Handler = @Sendable (PageAPI) -> @Sendable (Request, PageContext) async -> Response
 
     static let table: [(method: HTTPRequest.Method, path: String, handler: Handler)] = [
-        (.get, "/", { _ in { _, _ in PageReplies.file(PageAssets.html, type: "text/html; charset=utf-8") } }),
-        (.get, "/page.js", { _ in { _, _ in PageReplies.file(PageAssets.script, type: "text/javascript; charset=utf-8") } }),
-        (.get, "/page.css", { _ in { _, _ in PageReplies.file(PageAssets.style, type: "text/css; charset=utf-8") } }),
+        (.get, "/", { _ in { request, _ in PageFile.html.reply(ifNoneMatch: request.headers[.ifNoneMatch]) } }),
+        (.get, "/page.js", { _ in { request, _ in PageFile.script.reply(ifNoneMatch: request.headers[.ifNoneMatch]) } }),
+        (.get, "/page.css", { _ in { request, _ in PageFile.style.reply(ifNoneMatch: request.headers[.ifNoneMatch]) } }),
         (.get, "/api/session", { api in api.session }),
         (.post, "/api/login", { api in api.login }),
         (.post, "/api/logout", { api in api.logout }),
