@@ -38,7 +38,6 @@ import Testing
                 Task.detached { usleep(1_000_000) }
             }
             server.stop(patience: 0.2)
-            #expect(!client.readToEnd().contains("answered"), "a cancelled handler's answer was sent")
             usleep(1_500_000)  // the late stop task runs now
         }
         // A server started afterwards answers on the same loop.
