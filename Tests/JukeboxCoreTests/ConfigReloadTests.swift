@@ -14,7 +14,10 @@ import Testing
         "[playback\nmode = \"once\"\n",  // cut off mid-save
     ]
 
-    private static func text(mode: PlayMode, step: Int, connections: Int, key: Int) -> String {
+    /// `webPort`: the page's own, so it listens from the start. On the shared default
+    /// (8080) it would wait its turn behind the other tests' boxes and could open its
+    /// listener mid-test, which the descriptor count would take for a leak.
+    private static func text(mode: PlayMode, step: Int, connections: Int, key: Int, webPort: Int) -> String {
         """
         [playback]
         autoplay = true
@@ -26,6 +29,8 @@ import Testing
         [[input.key]]
         code = \(key)
         press = "next"
+        [web]
+        port = \(webPort)
 
         """
     }
@@ -69,7 +74,8 @@ import Testing
         let folder = try fx.scratchFolder("reload-config")
         let config = "\(folder)/jukebox.toml"
         var mode = PlayMode.once
-        try Self.save(Self.text(mode: mode, step: 5, connections: 100, key: 704), to: config, byRename: false)
+        let webPort = try LoopbackListener.freePort()
+        try Self.save(Self.text(mode: mode, step: 5, connections: 100, key: 704, webPort: webPort), to: config, byRename: false)
         let daemon = try RunningDaemon(name: "reload", config: config, musicDirectory: music, device: NullOutput.deviceName)
         #expect(daemon.wait(seconds: 30) { Self.status(daemon.socket)["state"] == "play" }, "never played: \(daemon.log)")
         // Counted once the last status connection is surely closed on the daemon's side.
@@ -94,7 +100,8 @@ import Testing
                 let others = Self.modes.filter { $0 != mode }
                 mode = others[Int(generator.next() % UInt64(others.count))]
                 let saved = Date()
-                try Self.save(Self.text(mode: mode, step: 1 + edit % 9, connections: 50 + edit % 3, key: 704 + edit % 4),
+                try Self.save(Self.text(mode: mode, step: 1 + edit % 9, connections: 50 + edit % 3, key: 704 + edit % 4,
+                                        webPort: webPort),
                               to: config, byRename: byRename)
                 let applied = daemon.wait(seconds: 10) { Self.mode(Self.status(daemon.socket)) == mode }
                 #expect(applied, "edit \(edit): mode \(mode) never applied: \(daemon.log)")
